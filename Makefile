@@ -1,0 +1,118 @@
+# sbx — build, test, install.  `make deps` installs what the build needs (Debian).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+VERSION = 0.1
+
+CC ?= cc
+CLANG ?= clang
+PKG_CONFIG ?= pkg-config
+B = build
+
+WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+       -Wimplicit-fallthrough -fno-common
+BASE_CFLAGS = -std=gnu17 -D_GNU_SOURCE -DSBX_VERSION='"$(VERSION)"' $(WARN) -g
+HARDEN = -O2 -fstack-protector-strong -D_FORTIFY_SOURCE=3 -fPIE
+HARDEN_LD = -pie -Wl,-z,relro,-z,now
+SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
+           clang libclang-rt-dev bubblewrap mandoc python3
+RUN_LIBS = $(shell $(PKG_CONFIG) --libs libcap libmnl 2>/dev/null)
+SECCOMP_LIBS = $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
+
+# libsbx: every stage of the jail.  seccomp.c (libseccomp) only in the build-time
+# generator: sbx-run installs the filter it produced.
+LIB_SRCS = lib/error.c lib/json.c lib/plan.c lib/defaults.c lib/parse.c lib/validate.c \
+           lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/landlock.c lib/seccomp-apply.c \
+           lib/sync.c lib/exec.c lib/init.c lib/jail.c
+RUN_SRCS = sbx-run/options.c sbx-run/summary.c sbx-run/main.c
+GEN_SRC = $(B)/gen/seccomp_builtin.c
+HDRS = $(wildcard lib/*.h sbx-run/*.h)
+UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+FUZZERS = $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+
+.PHONY: all deps check test unit integration asan demo bench fuzz install analyze clean
+
+all: $(B)/sbx-run $(B)/probe
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all installed"; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  echo "deps: installing$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "deps: missing$$missing; run: sudo apt-get install$$missing"; exit 1; fi
+
+$(B)/gen-seccomp: tools/gen-seccomp.c lib/seccomp.c lib/seccomp-apply.c lib/error.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -O2 -o $@ tools/gen-seccomp.c lib/seccomp.c lib/seccomp-apply.c lib/error.c $(SECCOMP_LIBS)
+
+$(GEN_SRC): $(B)/gen-seccomp
+	@mkdir -p $(@D)
+	$(B)/gen-seccomp > $@.tmp && mv $@.tmp $@
+
+$(B)/sbx-run: $(LIB_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HDRS)
+	$(CC) $(BASE_CFLAGS) $(HARDEN) $(CFLAGS) -o $@ $(LIB_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HARDEN_LD) $(LDFLAGS) $(RUN_LIBS)
+
+$(B)/asan/sbx-run: $(LIB_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $(LIB_SRCS) $(RUN_SRCS) $(GEN_SRC) $(RUN_LIBS)
+
+# The probe runs inside jails: static, so it needs nothing from the jail's /usr.
+$(B)/probe: tests/probe/probe.c
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -std=gnu17 -Wall -Wextra -Werror -o $@ $<
+
+# Unit tests link the library pieces they test, under ASan+UBSan.
+$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_SRCS) sbx-run/options.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< $(LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+
+# Fuzz targets double as corpus regression tests (a plain main over the corpus).
+$(B)/fuzz/%-regress: tests/fuzz/%.c tests/fuzz/regress_main.c $(LIB_SRCS) sbx-run/options.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< tests/fuzz/regress_main.c $(LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) sbx-run/options.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BASE_CFLAGS) -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+
+unit: $(GEN_SRC) $(addprefix $(B)/tests/,$(UNIT_TESTS)) $(addprefix $(B)/fuzz/,$(addsuffix -regress,$(FUZZERS)))
+asan: $(B)/asan/sbx-run
+
+# The one test command: everything, ASan+UBSan included; ends with "N passed, N failed".
+check: deps all unit asan
+	@bash tests/run.sh
+
+test: check
+
+demo: deps all
+	@bash contrib/demo.sh $(B)/sbx-run
+
+bench: deps all
+	$(CC) -O2 -std=gnu17 -D_GNU_SOURCE -Wall -Wextra -Werror -o $(B)/bench-launch bench/launch.c
+	bash bench/run.sh $(B)/sbx-run
+
+FUZZ_SECONDS ?= 60
+fuzz: $(GEN_SRC) $(addprefix $(B)/fuzz/,$(FUZZERS))
+	@for f in $(FUZZERS); do \
+	  mkdir -p $(B)/fuzz/corpus-$$f; \
+	  $(B)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) $(B)/fuzz/corpus-$$f tests/fuzz/corpus/$${f#fuzz_} || exit 1; \
+	done
+
+install: $(B)/sbx-run
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(B)/sbx-run $(DESTDIR)$(BINDIR)/sbx-run
+	install -m 0644 man/sbx-run.1 $(DESTDIR)$(MANDIR)/man1/sbx-run.1
+
+analyze: $(GEN_SRC)
+	cppcheck --std=c11 --enable=warning,portability,performance --error-exitcode=1 --inline-suppr \
+	  --suppress=missingIncludeSystem -D_GNU_SOURCE -q lib sbx-run tools
+	clang-tidy --quiet $(LIB_SRCS) $(RUN_SRCS) -- $(BASE_CFLAGS)
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Stage 3 (cgroup half): a cgroup per sandbox, for the memory and pids limits and for
+ * accounting.  cgroup v2 where its memory and pids controllers are, v1 otherwise. */
+#pragma once
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "plan.h"
+
+struct sbx_cgroup {
+        int version;           /* 0: none, 1 or 2 */
+        char dir[2][PATH_MAX]; /* v2: dir[0]; v1: memory, pids */
+        int ndirs;
+        int clone_fd;          /* v2: for CLONE_INTO_CGROUP, else -1 */
+        int procs_fd[2];       /* v1: cgroup.procs files the child writes itself into */
+};
+
+/* Launcher, before clone.  Creates the cgroup and sets the plan's limits.  When none
+ * can be had: an error if the limits were asked for explicitly or cgroups are not
+ * optional, else version 0 and *weakened set. */
+int sbx_cgroup_prepare(struct sbx_cgroup *cg, const struct sbx_plan *p, bool *weakened, struct sbx_error *e);
+/* Child, before its cgroup namespace is made: joins the v1 cgroups. */
+int sbx_cgroup_join(const struct sbx_cgroup *cg, struct sbx_error *e);
+/* Launcher, after the jail is gone. */
+void sbx_cgroup_stats(const struct sbx_cgroup *cg, uint64_t *peak_memory, bool *oom_killed);
+/* Kills whatever is left and removes the cgroup. */
+void sbx_cgroup_destroy(struct sbx_cgroup *cg);

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* The built-in `workspace` plan, which stands until YAML profiles arrive: the system
+ * seen read-only, a minimal /etc, a private /tmp, an environment built from nothing. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan.h"
+
+/* System trees: bound read-only, or recreated as the symlink they are on the host
+ * (merged /usr: /bin -> usr/bin), or skipped where the host has none. */
+static const char *const system_paths[] = {
+        "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+};
+
+/* The /etc that programs need to run: users and groups (no passwords: those are in
+ * shadow), name resolution, the dynamic loader, time zone, alternatives (Debian's
+ * /usr/bin/cc, awk, editor… are symlinks through it), TLS roots, locale and shell
+ * defaults.  Never shadow, gshadow, sudoers, ssh, or anything with credentials. */
+static const char *const etc_paths[] = {
+        "/etc/passwd", "/etc/group", "/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf",
+        "/etc/gai.conf", "/etc/resolv.conf", "/etc/services", "/etc/protocols",
+        "/etc/networks", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+        "/etc/localtime", "/etc/timezone", "/etc/alternatives", "/etc/os-release",
+        "/etc/debian_version", "/etc/ssl", "/etc/ca-certificates", "/etc/mime.types",
+        "/etc/locale.alias", "/etc/inputrc", "/etc/bash.bashrc", "/etc/profile",
+        "/etc/shells", "/etc/mtab", "/etc/terminfo", "/etc/magic", "/etc/perl",
+};
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+#define DEFAULT_TMP_SIZE (256ull << 20)
+#define DEFAULT_PIDS 1024
+
+/* Only recorded here; validation opens each, turns host symlinks into symlinks and
+ * drops what the host lacks, so that the plan itself does no I/O. */
+static int add_host_entry(struct sbx_plan *p, const char *path, struct sbx_error *e)
+{
+        int r = sbx_plan_add_mount(p, SBX_MOUNT_RO, path, path, 0, e);
+
+        if (r < 0)
+                return r;
+        p->mounts[p->n_mounts - 1].system = true;
+        p->mounts[p->n_mounts - 1].optional = true;
+        return 0;
+}
+
+/* TERM and LANG come from the caller only when they look like what they are:
+ * they are read by terminfo and locale code inside the jail. */
+static bool is_tame_value(const char *v)
+{
+        if (!v || !*v || strlen(v) > 64)
+                return false;
+        for (; *v; v++)
+                if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-@", *v))
+                        return false;
+        return true;
+}
+
+static uint64_t half_of_ram(void)
+{
+        long pages = sysconf(_SC_PHYS_PAGES);
+        long size = sysconf(_SC_PAGESIZE);
+
+        if (pages <= 0 || size <= 0)
+                return 0;
+        return (uint64_t)pages * (uint64_t)size / 2;
+}
+
+int sbx_plan_default_workspace(struct sbx_plan *p, struct sbx_error *e)
+{
+        const char *term = getenv("TERM");
+        const char *lang = getenv("LANG");
+        int r;
+
+        p->name = strdup("workspace");
+        p->hostname = strdup("sbx");
+        if (!p->name || !p->hostname)
+                return sbx_error_set(e, "plan", ENOMEM, "", "", "out of memory");
+
+        for (size_t i = 0; i < sizeof(system_paths) / sizeof(system_paths[0]); i++)
+                if ((r = add_host_entry(p, system_paths[i], e)) < 0)
+                        return r;
+        for (size_t i = 0; i < sizeof(etc_paths) / sizeof(etc_paths[0]); i++)
+                if ((r = add_host_entry(p, etc_paths[i], e)) < 0)
+                        return r;
+        /* /tmp before the workspace: a workspace under /tmp is then bound on top of
+         * the private tmpfs rather than hidden by it. */
+        r = sbx_plan_add_mount(p, SBX_MOUNT_TMPFS, NULL, "/tmp", DEFAULT_TMP_SIZE, e);
+        if (r < 0)
+                return r;
+        p->mounts[p->n_mounts - 1].system = true;
+
+        if ((r = sbx_plan_set_env(p, "PATH", DEFAULT_PATH, e)) < 0 ||
+            (r = sbx_plan_set_env(p, "HOME", "/tmp", e)) < 0 ||
+            (r = sbx_plan_set_env(p, "TERM", is_tame_value(term) ? term : "dumb", e)) < 0 ||
+            (r = sbx_plan_set_env(p, "LANG", is_tame_value(lang) ? lang : "C.UTF-8", e)) < 0)
+                return r;
+
+        /* Default limits keep a runaway command off the host.  They are applied where a
+         * cgroup can be had; unprivileged without one, they are reported as weakened.
+         * Limits the caller asks for explicitly are never weakened. */
+        p->limits.pids = DEFAULT_PIDS;
+        p->limits.memory = half_of_ram();
+        p->optional |= SBX_HARDEN_CGROUP;
+        return 0;
+}

@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: MIT */
+/* The pipeline as one flat list.  Parent half: sbx_jail_run() (launcher, as the
+ * caller).  Child half: jail_child() (the jail's PID 1, new namespaces, full
+ * capabilities there) and command_child() (PID 2, drops everything, execs). */
+#include "jail.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "cleanup.h"
+#include "exec.h"
+#include "init.h"
+#include "landlock.h"
+#include "mount.h"
+#include "net.h"
+#include "privs.h"
+#include "sync.h"
+
+extern char **environ;
+
+/* The caller's signals that are meant for the command. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT };
+
+static void append(char *list, size_t size, const char *sep, const char *item)
+{
+        size_t len = strlen(list);
+        snprintf(list + len, size - len, "%s%s", len ? sep : "", item);
+}
+
+/* ---- child: the command (PID 2) ---------------------------------------------- */
+
+_Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, int sync_fd)
+{
+        struct sbx_error e = { 0 };
+        struct sigaction dfl = { .sa_handler = SIG_DFL };
+        sigset_t none;
+        char weak[128];
+        int r;
+
+        /* A session of its own: no controlling terminal, so TIOCSTI cannot push
+         * keystrokes into the caller's shell (CVE-2017-5226), and a process group
+         * that signals reach as a whole. */
+        if (setsid() < 0)
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "session", errno, "setsid", "", "cannot start a session"), &e));
+        for (int sig = 1; sig < NSIG; sig++)
+                (void)sigaction(sig, &dfl, NULL);
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        if (chdir(p->workspace) < 0)
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "exec", errno, "chdir", p->workspace, "cannot enter the workspace"), &e));
+
+        if (sbx_privs_drop(p, &e) < 0)
+                sbx_sync_fail(sync_fd, &e);
+        r = sbx_landlock_apply(p, weak, sizeof(weak), &e);
+        if (r < 0)
+                sbx_sync_fail(sync_fd, &e);
+        if (r > 0) {
+                struct sbx_msg m = { .type = SBX_MSG_WEAKENED };
+                sbx_strlcpy(m.text, weak, sizeof(m.text));
+                sbx_sync_send(sync_fd, &m);
+        }
+        /* Last: from here on only what the filter allows, execve among it. */
+        if (sbx_seccomp_apply(filter, &e) < 0)
+                sbx_sync_fail(sync_fd, &e);
+        sbx_exec(p->argv, p->env, &e);
+        sbx_sync_fail(sync_fd, &e);
+}
+
+/* ---- child: the jail's PID 1 -------------------------------------------------- */
+
+static int write_proc(const char *file, const char *value, struct sbx_error *e)
+{
+        _cleanup_close_ int fd = open(file, O_WRONLY | O_CLOEXEC);
+        ssize_t len = (ssize_t)strlen(value);
+
+        if (fd < 0 || write(fd, value, (size_t)len) != len)
+                return sbx_error_set(e, "userns", errno, "write", file, "cannot set up the user namespace");
+        return 0;
+}
+
+/* The caller's uid and gid map to themselves: a uid 0 inside would map to the
+ * caller anyway, never to more; setgroups is denied so groups cannot be shed to
+ * reach files a group-deny ACL protects. */
+static int map_ids(const struct sbx_plan *p, struct sbx_error *e)
+{
+        char map[64];
+        int r;
+
+        if ((r = write_proc("/proc/self/setgroups", "deny", e)) < 0)
+                return r;
+        snprintf(map, sizeof(map), "%u %u 1", (unsigned)p->uid, (unsigned)p->uid);
+        if ((r = write_proc("/proc/self/uid_map", map, e)) < 0)
+                return r;
+        snprintf(map, sizeof(map), "%u %u 1", (unsigned)p->gid, (unsigned)p->gid);
+        return write_proc("/proc/self/gid_map", map, e);
+}
+
+/* PID 1 keeps the launcher's memory image, environment strings included, and
+ * /proc/1/environ reads them from there: wipe them, and make the process
+ * non-dumpable so /proc/1/{environ,mem,fd} are closed to the jail. */
+static void scrub_environment(void)
+{
+        for (char **v = environ; v && *v; v++)
+                memset(*v, 0, strlen(*v));
+        environ = NULL;
+}
+
+/* Likewise /proc/1/cmdline would show sbx-run's own command line (an --env VALUE
+ * among it) to every process in the jail: once the command has its copy, overwrite
+ * the argument strings, which the kernel shows from PID 1's memory. */
+static void scrub_arguments(const struct sbx_plan *p)
+{
+        extern char *program_invocation_name;
+        char *start = program_invocation_name;
+        char *end = start;
+
+        for (size_t i = 0; p->argv[i]; i++)
+                if (p->argv[i] + strlen(p->argv[i]) > end)
+                        end = p->argv[i] + strlen(p->argv[i]);
+        memset(start, 0, (size_t)(end - start));
+        sbx_strlcpy(start, "sbx-init", (size_t)(end - start) + 1);
+        prctl(PR_SET_NAME, "sbx-init", 0, 0, 0);
+}
+
+static void apparmor_hint(struct sbx_error *e)
+{
+        char buf[8] = "";
+        _cleanup_close_ int fd = open("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", O_RDONLY | O_CLOEXEC);
+
+        if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0 && buf[0] == '1')
+                sbx_error_hint(e, "AppArmor restricts unprivileged user namespaces "
+                                  "(kernel.apparmor_restrict_unprivileged_userns=1): give sbx-run an AppArmor profile with 'userns,', or run as root or through sandboxd");
+}
+
+_Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_seccomp *filter,
+                                 const struct sbx_cgroup *cg, int sync_fd, int parent_pidfd)
+{
+        struct sbx_error e = { 0 };
+        struct pollfd pfd = { .fd = parent_pidfd, .events = POLLIN };
+        pid_t command;
+
+        /* 1. Die with the launcher.  The pidfd closes the race in which it died
+         *    before the death signal was armed. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || poll(&pfd, 1, 0) != 0)
+                _exit(125);
+        close(parent_pidfd);
+
+        /* 2. Identity in the user namespace (while /proc/self is still ours to
+         *    write: non-dumpable would hand it to root), then out of reach. */
+        if (p->userns && map_ids(p, &e) < 0) {
+                apparmor_hint(&e);
+                sbx_sync_fail(sync_fd, &e);
+        }
+        prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+        scrub_environment();
+        /* 3. cgroup (v1: join now), then a cgroup namespace rooted there. */
+        if (sbx_cgroup_join(cg, &e) < 0)
+                sbx_sync_fail(sync_fd, &e);
+        if (unshare(CLONE_NEWCGROUP) < 0)
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "cgroup", errno, "unshare", "CLONE_NEWCGROUP", "cannot make a cgroup namespace"), &e));
+        /* 4. Host name and network. */
+        if (sethostname(p->hostname, strlen(p->hostname)) < 0)
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "uts", errno, "sethostname", p->hostname, "cannot set the hostname"), &e));
+        if (p->net == SBX_NET_NONE && sbx_net_loopback_up(&e) < 0)
+                sbx_sync_fail(sync_fd, &e);
+        /* 5. The file system view; pivot_root; old root detached. */
+        if (sbx_mount_apply(p, &e) < 0) {
+                if (p->userns)
+                        apparmor_hint(&e);
+                sbx_sync_fail(sync_fd, &e);
+        }
+        /* 6. The command, as PID 2. */
+        command = fork();
+        if (command < 0)
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "init", errno, "fork", "", "cannot start the command"), &e));
+        if (command == 0)
+                command_child(p, filter, sync_fd);
+        /* 7. PID 1 keeps only the sync socket and no privilege, then supervises. */
+        scrub_arguments(p);
+        if ((sync_fd > 3 && syscall(SYS_close_range, 3, sync_fd - 1, 0) < 0) ||
+            syscall(SYS_close_range, sync_fd + 1, ~0u, 0) < 0 || sbx_privs_drop_init(&e) < 0) {
+                kill(command, SIGKILL);
+                sbx_sync_fail(sync_fd, &e);
+        }
+        sbx_init_run(command, sync_fd);
+}
+
+/* ---- parent ------------------------------------------------------------------- */
+
+static uint64_t now_ms(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int userns_hint(struct sbx_error *e)
+{
+        static const struct {
+                const char *file, *bad, *hint;
+        } knobs[] = {
+                { "/proc/sys/kernel/unprivileged_userns_clone", "0",
+                  "unprivileged user namespaces are off (sysctl kernel.unprivileged_userns_clone=0): set it to 1, or run as root or through sandboxd" },
+                { "/proc/sys/user/max_user_namespaces", "0",
+                  "user namespaces are off (sysctl user.max_user_namespaces=0): raise it, or run as root or through sandboxd" },
+                { "/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1",
+                  "AppArmor restricts unprivileged user namespaces: give sbx-run an AppArmor profile with 'userns,', or run as root or through sandboxd" },
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(knobs); i++) {
+                char buf[16] = "";
+                _cleanup_close_ int fd = open(knobs[i].file, O_RDONLY | O_CLOEXEC);
+                if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0 && strncmp(buf, knobs[i].bad, strlen(knobs[i].bad)) == 0 &&
+                    buf[strlen(knobs[i].bad)] == '\n') {
+                        sbx_error_hint(e, "%s", knobs[i].hint);
+                        return 0;
+                }
+        }
+        sbx_error_hint(e, "the kernel refused a user namespace (inside a container? its seccomp profile may forbid them): run as root or through sandboxd");
+        return 0;
+}
+
+/* Stage 3: clone3 into every namespace at once, straight into the cgroup on v2. */
+static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, int *pidfd, struct sbx_error *e)
+{
+        struct clone_args args = {
+                .flags = CLONE_NEWPID | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS | CLONE_PIDFD,
+                .pidfd = (uint64_t)(uintptr_t)pidfd,
+                .exit_signal = SIGCHLD,
+        };
+        long pid;
+
+        if (p->net == SBX_NET_NONE)
+                args.flags |= CLONE_NEWNET;
+        if (p->userns)
+                args.flags |= CLONE_NEWUSER;
+        if (cg->clone_fd >= 0) {
+                args.flags |= CLONE_INTO_CGROUP;
+                args.cgroup = (uint64_t)cg->clone_fd;
+        }
+        pid = syscall(SYS_clone3, &args, sizeof(args));
+        if (pid < 0) {
+                int r = sbx_error_set(e, "clone", errno, "clone3", "", "cannot create the jail's namespaces");
+                if (p->userns)
+                        userns_hint(e);
+                return r;
+        }
+        return (pid_t)pid;
+}
+
+struct supervision {
+        int sync_fd, pidfd, sigfd;
+        uint64_t deadline_ms; /* 0: none */
+        bool timed_out;
+        bool have_exit;
+        int wstatus;
+        struct sbx_error child_error;
+};
+
+static void read_messages(struct supervision *s, struct sbx_result *res)
+{
+        struct sbx_msg m;
+
+        while (recv(s->sync_fd, &m, sizeof(m), MSG_DONTWAIT) == (ssize_t)sizeof(m)) {
+                switch (m.type) {
+                case SBX_MSG_ERROR:
+                        if (!s->child_error.errnum)
+                                s->child_error = m.err;
+                        break;
+                case SBX_MSG_WEAKENED:
+                        m.text[sizeof(m.text) - 1] = '\0';
+                        append(res->weakened, sizeof(res->weakened), "; ", m.text);
+                        break;
+                case SBX_MSG_EXIT:
+                        s->have_exit = true;
+                        s->wstatus = m.wstatus;
+                        break;
+                }
+        }
+}
+
+/* Stage 5, launcher side: wait for PID 1, forwarding signals, enforcing the timeout.
+ * SIGKILL of PID 1 takes the whole PID namespace with it. */
+static void supervise(struct supervision *s, struct sbx_result *res)
+{
+        for (;;) {
+                struct pollfd pfd[3] = {
+                        { .fd = s->pidfd, .events = POLLIN },
+                        { .fd = s->sigfd, .events = POLLIN },
+                        { .fd = s->sync_fd, .events = POLLIN },
+                };
+                int timeout = -1;
+
+                if (s->deadline_ms && !s->timed_out) {
+                        uint64_t now = now_ms();
+                        timeout = now >= s->deadline_ms ? 0 : (int)(s->deadline_ms - now);
+                }
+                if (poll(pfd, s->sync_fd >= 0 ? 3 : 2, timeout) < 0 && errno != EINTR)
+                        break;
+                if (s->deadline_ms && !s->timed_out && now_ms() >= s->deadline_ms) {
+                        s->timed_out = true;
+                        (void)syscall(SYS_pidfd_send_signal, s->pidfd, SIGKILL, NULL, 0);
+                }
+                if (pfd[1].revents & POLLIN) {
+                        struct signalfd_siginfo si;
+                        if (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si) && si.ssi_signo != SIGCHLD)
+                                (void)syscall(SYS_pidfd_send_signal, s->pidfd, (int)si.ssi_signo, NULL, 0);
+                }
+                if (s->sync_fd >= 0 && (pfd[2].revents & (POLLIN | POLLHUP)))
+                        read_messages(s, res);
+                if (pfd[0].revents & POLLIN)
+                        break;
+        }
+        if (s->sync_fd >= 0)
+                read_messages(s, res);
+}
+
+/* Stage 6: the command's fate as the contract has it. */
+static int account(struct supervision *s, const siginfo_t *pid1, struct sbx_result *res, struct sbx_error *e)
+{
+        res->exit_code = -1;
+        if (s->timed_out) {
+                res->timed_out = true;
+                res->signal = SIGKILL;
+                res->status = 124;
+                return 0;
+        }
+        if (s->child_error.errnum) {
+                *e = s->child_error;
+                if (strcmp(e->stage, "exec") == 0 && strcmp(e->syscall, "execve") == 0) {
+                        res->status = e->errnum == ENOENT ? 127 : 126;
+                        return 0; /* the command's failure, not sbx's */
+                }
+                res->status = 125;
+                return -e->errnum;
+        }
+        res->ran = true;
+        if (s->have_exit && WIFEXITED(s->wstatus)) {
+                res->exit_code = WEXITSTATUS(s->wstatus);
+                res->status = res->exit_code;
+        } else if (s->have_exit && WIFSIGNALED(s->wstatus)) {
+                res->signal = WTERMSIG(s->wstatus);
+                res->status = 128 + res->signal;
+        } else if (pid1->si_code == CLD_KILLED || pid1->si_code == CLD_DUMPED) {
+                /* PID 1 itself was killed (OOM killer, or a SIGKILL from the host). */
+                res->signal = pid1->si_status;
+                res->status = 128 + res->signal;
+        } else {
+                res->status = 125;
+                return sbx_error_set(e, "init", EPROTO, "", "", "the jail's PID 1 ended without a status");
+        }
+        return 0;
+}
+
+int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, struct sbx_result *res, struct sbx_error *e)
+{
+        struct supervision s = { .sync_fd = -1, .pidfd = -1, .sigfd = -1 };
+        _cleanup_close_ int parent_pidfd = -1;
+        struct sbx_cgroup cg = { .clone_fd = -1, .procs_fd = { -1, -1 } };
+        int sv[2] = { -1, -1 };
+        sigset_t mask, old;
+        siginfo_t pid1 = { 0 };
+        struct rusage ru;
+        bool weak_cgroup;
+        uint64_t start;
+        pid_t pid;
+        int r;
+
+        *res = (struct sbx_result){ .exit_code = -1 };
+
+        /* The caller's signals become events, to forward; SIGCHLD too, so the
+         * jail's death wakes us up through its pidfd rather than a handler. */
+        sigemptyset(&mask);
+        for (size_t i = 0; i < ELEMENTSOF(forwarded); i++)
+                sigaddset(&mask, forwarded[i]);
+        sigaddset(&mask, SIGCHLD);
+        sigprocmask(SIG_BLOCK, &mask, &old);
+        s.sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+        if (s.sigfd < 0) {
+                r = sbx_error_set(e, "supervise", errno, "signalfd", "", "cannot watch signals");
+                goto out;
+        }
+        r = sbx_cgroup_prepare(&cg, p, &weak_cgroup, e);
+        if (r < 0)
+                goto out;
+        if (weak_cgroup)
+                append(res->weakened, sizeof(res->weakened), "; ", "cgroup: no writable cgroup, memory and pids limits not applied");
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+                r = sbx_error_set(e, "clone", errno, "socketpair", "", "cannot create the sync socket");
+                goto out;
+        }
+        parent_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+        if (parent_pidfd < 0) {
+                r = sbx_error_set(e, "clone", errno, "pidfd_open", "", "cannot watch the launcher");
+                goto out;
+        }
+
+        start = now_ms();
+        pid = clone_jail(p, &cg, &s.pidfd, e);
+        if (pid < 0) {
+                r = pid;
+                goto out;
+        }
+        if (pid == 0) {
+                close(sv[0]);
+                jail_child(p, filter, &cg, sv[1], parent_pidfd);
+        }
+        close(sv[1]);
+        sv[1] = -1;
+        s.sync_fd = sv[0];
+        s.deadline_ms = p->limits.timeout_ms ? start + p->limits.timeout_ms : 0;
+
+        supervise(&s, res);
+        if (waitid(P_PIDFD, (id_t)s.pidfd, &pid1, WEXITED) < 0) {
+                r = sbx_error_set(e, "supervise", errno, "waitid", "", "cannot reap the jail");
+                goto out;
+        }
+        res->wall_ms = now_ms() - start;
+        if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
+                res->cpu_user_ms = (uint64_t)ru.ru_utime.tv_sec * 1000 + (uint64_t)ru.ru_utime.tv_usec / 1000;
+                res->cpu_sys_ms = (uint64_t)ru.ru_stime.tv_sec * 1000 + (uint64_t)ru.ru_stime.tv_usec / 1000;
+        }
+        sbx_cgroup_stats(&cg, &res->peak_memory, &res->oom_killed);
+        r = account(&s, &pid1, res, e);
+
+        append(res->applied, sizeof(res->applied), ",", "pidns,utsns,ipcns,mntns,cgroupns");
+        if (p->net == SBX_NET_NONE)
+                append(res->applied, sizeof(res->applied), ",", "netns");
+        if (p->userns)
+                append(res->applied, sizeof(res->applied), ",", "userns");
+        append(res->applied, sizeof(res->applied), ",", "pivot_root,ro-system,caps-dropped,no_new_privs,seccomp");
+        if (!strstr(res->weakened, "landlock: not"))
+                append(res->applied, sizeof(res->applied), ",", "landlock");
+        if (cg.version)
+                append(res->applied, sizeof(res->applied), ",", cg.version == 2 ? "cgroup-v2" : "cgroup-v1");
+out:
+        closep(&s.pidfd);
+        closep(&s.sigfd);
+        closep(&sv[0]);
+        closep(&sv[1]);
+        sbx_cgroup_destroy(&cg);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        return r;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* The jail pipeline, stages 3-6: clone, set up inside, run under a PID 1, account. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "plan.h"
+#include "seccomp.h"
+
+struct sbx_result {
+        int status;     /* sbx-run's exit status, per the contract */
+        int exit_code;  /* the command's, -1 when it did not exit by itself */
+        int signal;     /* the signal that ended it, 0 when none */
+        bool timed_out;
+        bool oom_killed;
+        bool ran;       /* the command was started (exec reached) */
+        uint64_t wall_ms, cpu_user_ms, cpu_sys_ms;
+        uint64_t peak_memory; /* bytes, 0 when unknown */
+        char applied[512];    /* comma-separated hardening steps in force */
+        char weakened[512];   /* "; "-separated notes on what could not be applied */
+};
+
+/* Runs @p's command in a new jail and waits for it.  Returns 0 when the jail ran (the
+ * command's fate is in @res), or -errno with @e filled when sbx failed. */
+int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, struct sbx_result *res,
+                 struct sbx_error *e);

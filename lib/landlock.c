@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+#include "landlock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+/* Rights newer than the build host's headers (Debian 12 ships 6.1's). */
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#define SBX_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define SBX_LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+
+/* The ABI 6 attribute layout, whatever the headers say. */
+struct sbx_ruleset_attr {
+        uint64_t handled_access_fs;
+        uint64_t handled_access_net;
+        uint64_t scoped;
+};
+
+/* What Landlock governs here: the shape of the tree (making, removing, renaming,
+ * linking), listing it and executing from it.  Reading and writing file contents are
+ * left to the mount view and its read-only flags, on purpose: those Landlock rights
+ * would also refuse reopening the caller's own stdio (/dev/stdout -> the caller's tty
+ * or file, outside the jail's tree), which every shell script does. */
+#define READ_EXEC (LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_EXECUTE)
+#define TREE_V1                                                                                     \
+        (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR |   \
+         LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | \
+         LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO |  \
+         LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM)
+/* Devices are never made, even where writing is allowed. */
+#define WRITE_TREE (TREE_V1 & ~(LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_BLOCK))
+
+int sbx_landlock_abi(void)
+{
+        long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+        return abi < 0 ? 0 : (int)abi;
+}
+
+static int add_rule(int ruleset, const char *path, uint64_t access, uint64_t handled, struct sbx_error *e)
+{
+        struct landlock_path_beneath_attr pb = { .allowed_access = access & handled };
+        _cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
+
+        if (fd < 0)
+                return sbx_error_set(e, "landlock", errno, "open", path, "cannot open path for a rule");
+        pb.parent_fd = fd;
+        if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
+                return sbx_error_set(e, "landlock", errno, "landlock_add_rule", path, "cannot add rule");
+        return 0;
+}
+
+int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct sbx_error *e)
+{
+        struct sbx_ruleset_attr attr = { 0 };
+        _cleanup_close_ int ruleset = -1;
+        int abi = sbx_landlock_abi();
+        size_t attr_size;
+        int r;
+
+        what[0] = '\0';
+        if (abi < 1) {
+                if (!(p->optional & SBX_HARDEN_LANDLOCK)) {
+                        r = sbx_error_set(e, "landlock", EOPNOTSUPP, "landlock_create_ruleset", "", "this kernel has no Landlock");
+                        sbx_error_hint(e, "boot with lsm=landlock,... or mark landlock optional in the profile");
+                        return r;
+                }
+                snprintf(what, size, "landlock: not in this kernel");
+                return 1;
+        }
+        attr.handled_access_fs = TREE_V1 | (abi >= 2 ? LANDLOCK_ACCESS_FS_REFER : 0);
+        attr_size = offsetof(struct sbx_ruleset_attr, handled_access_net);
+        if (abi >= 6) {
+                /* No abstract unix socket outside the jail (they live per network
+                 * namespace: with --net host, the host's D-Bus, X11…), no signals to
+                 * processes outside it. */
+                attr.scoped = SBX_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | SBX_LANDLOCK_SCOPE_SIGNAL;
+                attr_size = sizeof(attr);
+        } else if (p->net == SBX_NET_HOST) {
+                snprintf(what, size, "landlock: ABI %d has no abstract-socket scoping (host network)", abi);
+        }
+
+        ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0);
+        if (ruleset < 0)
+                return sbx_error_set(e, "landlock", errno, "landlock_create_ruleset", "", "cannot create ruleset");
+        if ((r = add_rule(ruleset, "/", READ_EXEC, attr.handled_access_fs, e)) < 0)
+                return r;
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const struct sbx_mount *m = &p->mounts[i];
+                if (m->kind != SBX_MOUNT_RW && m->kind != SBX_MOUNT_TMPFS)
+                        continue;
+                if ((r = add_rule(ruleset, m->dest, WRITE_TREE | LANDLOCK_ACCESS_FS_REFER, attr.handled_access_fs, e)) < 0)
+                        return r;
+        }
+        if ((r = add_rule(ruleset, "/dev/shm", WRITE_TREE | LANDLOCK_ACCESS_FS_REFER, attr.handled_access_fs, e)) < 0)
+                return r;
+        if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
+                return sbx_error_set(e, "landlock", errno, "landlock_restrict_self", "", "cannot enforce ruleset");
+        return what[0] ? 1 : 0;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* Stage 4d, Landlock: the command's process, after no_new_privs, before seccomp,
+ * inside the final root.  Rules mirror the plan: read and execute everywhere the view
+ * shows (it holds only the plan's binds), write only where the plan binds read-write;
+ * abstract unix sockets and signals scoped to the jail where the ABI has it. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "plan.h"
+
+/* Returns 0 when applied in full; 1 when the kernel lacks Landlock (or a part of it)
+ * and the plan lets it be optional, with @what naming what was weakened. */
+int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct sbx_error *e);
+
+/* The kernel's Landlock ABI version, 0 when it has none. */
+int sbx_landlock_abi(void);

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+/* Child, after clone; own mount and PID namespaces; full capabilities in the user
+ * namespace that owns them.  Every path inside the new root is reached through the
+ * root's fd with RESOLVE_IN_ROOT, so a symlink in the jail's tree (a host /etc symlink
+ * recreated, or one inside a bind) can never lead a mount outside the new root. */
+#include "mount.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+/* Where the new root is assembled: a tmpfs over /tmp in our private mount namespace
+ * (the host's /tmp is untouched; binds come from fds opened before, so hiding it does
+ * not matter). */
+#define NEW_ROOT "/tmp"
+
+static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+static const struct {
+        const char *target, *path;
+} dev_links[] = {
+        { "/proc/self/fd", "dev/fd" },     { "/proc/self/fd/0", "dev/stdin" },
+        { "/proc/self/fd/1", "dev/stdout" }, { "/proc/self/fd/2", "dev/stderr" },
+        { "pts/ptmx", "dev/ptmx" },
+};
+/* /proc files that reveal the host (kernel memory, keys, timers with host pids and
+ * command names) are hidden behind /dev/null; /proc itself is mounted read-only, which
+ * makes /proc/sys and /proc/sysrq-trigger read-only even to a uid 0 inside. */
+static const char *const proc_masks[] = {
+        "proc/kcore", "proc/keys", "proc/key-users", "proc/timer_list", "proc/sched_debug",
+        "proc/latency_stats", "proc/kallsyms", "proc/kmsg",
+};
+
+static int openat2_in_root(int root, const char *path, int flags)
+{
+        struct open_how how = {
+                .flags = (uint64_t)(flags | O_CLOEXEC),
+                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+        };
+
+        return (int)syscall(SYS_openat2, root, path, &how, sizeof(how));
+}
+
+/* mkdir -p of @path's directories (all of them when @last, else all but the last
+ * component) inside @root; returns an O_PATH fd on the deepest one. */
+static int make_parents(int root, const char *path, bool last, struct sbx_error *e)
+{
+        char buf[4096];
+        char *c;
+        int fd;
+
+        sbx_strlcpy(buf, path[0] == '/' ? path + 1 : path, sizeof(buf));
+        if (!last) {
+                c = strrchr(buf, '/');
+                if (!c)
+                        return openat2_in_root(root, ".", O_PATH | O_DIRECTORY);
+                *c = '\0';
+        }
+        for (c = buf;; c++) {
+                if (*c != '/' && *c != '\0')
+                        continue;
+                char saved = *c;
+                *c = '\0';
+                fd = openat2_in_root(root, buf, O_PATH | O_DIRECTORY);
+                if (fd < 0 && errno == ENOENT) {
+                        /* Created through the parent found in root, never a host path. */
+                        char *slash = strrchr(buf, '/');
+                        _cleanup_close_ int parent = -1;
+
+                        if (slash) {
+                                *slash = '\0';
+                                parent = openat2_in_root(root, buf, O_PATH | O_DIRECTORY);
+                                *slash = '/';
+                        } else {
+                                parent = openat2_in_root(root, ".", O_PATH | O_DIRECTORY);
+                        }
+                        if (parent < 0 || (mkdirat(parent, slash ? slash + 1 : buf, 0755) < 0 && errno != EEXIST)) {
+                                int r = sbx_error_set(e, "mount", errno, "mkdirat", path, "cannot create mount point");
+                                if (errno == EROFS)
+                                        sbx_error_hint(e, "the destination lies inside a read-only bind and does not exist there");
+                                return r;
+                        }
+                        fd = openat2_in_root(root, buf, O_PATH | O_DIRECTORY);
+                }
+                if (fd < 0)
+                        return sbx_error_set(e, "mount", errno, "openat2", path, "cannot reach mount point");
+                *c = saved;
+                if (saved == '\0')
+                        return fd;
+                close(fd);
+        }
+}
+
+static const char *base_name(const char *path)
+{
+        const char *s = strrchr(path, '/');
+        return s ? s + 1 : path;
+}
+
+/* The fd of the mount point for @dest, created as a directory or an empty file. */
+static int mount_point(int root, const char *dest, bool is_dir, struct sbx_error *e)
+{
+        _cleanup_close_ int parent = -1;
+        int fd;
+
+        if (is_dir) {
+                fd = make_parents(root, dest, true, e);
+                return fd;
+        }
+        parent = make_parents(root, dest, false, e);
+        if (parent < 0)
+                return parent;
+        fd = openat(parent, base_name(dest), O_CREAT | O_EXCL | O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0444);
+        if (fd >= 0)
+                return fd;
+        if (errno != EEXIST)
+                return sbx_error_set(e, "mount", errno, "openat", dest, "cannot create file mount point");
+        fd = openat2_in_root(root, dest, O_PATH);
+        if (fd < 0)
+                return sbx_error_set(e, "mount", errno, "openat2", dest, "cannot reach mount point");
+        return fd;
+}
+
+/* A detached copy of the tree at @src_fd/@src_path with @attrs, recursively:
+ * submounts of a read-only bind are read-only too (a plain MS_BIND|MS_REMOUNT would
+ * leave them writable).  Detached, it is immune to what is mounted afterwards. */
+static int clone_tree(int src_fd, const char *src_path, uint64_t attrs, const char *dest, struct sbx_error *e)
+{
+        struct mount_attr attr = { .attr_set = attrs };
+        int tree;
+
+        tree = (int)syscall(SYS_open_tree, src_fd, src_path,
+                            OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW |
+                            (src_path[0] ? 0 : AT_EMPTY_PATH));
+        if (tree < 0)
+                return sbx_error_set(e, "mount", errno, "open_tree", dest, "cannot clone bind source");
+        if (syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0) {
+                close(tree);
+                return sbx_error_set(e, "mount", errno, "mount_setattr", dest, "cannot set bind flags");
+        }
+        return tree;
+}
+
+static int attach(int tree, int target_fd, const char *dest, struct sbx_error *e)
+{
+        if (syscall(SYS_move_mount, tree, "", target_fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                return sbx_error_set(e, "mount", errno, "move_mount", dest, "cannot attach bind");
+        return 0;
+}
+
+static int attach_tree(int src_fd, const char *src_path, int target_fd, uint64_t attrs, const char *dest,
+                       struct sbx_error *e)
+{
+        _cleanup_close_ int tree = clone_tree(src_fd, src_path, attrs, dest, e);
+
+        if (tree < 0)
+                return tree;
+        return attach(tree, target_fd, dest, e);
+}
+
+/* mount(2) wants a path: the target fd's magic link in the host's /proc, still
+ * visible before pivot_root. */
+static int mount_on_fd(const char *source, int target_fd, const char *type, unsigned long flags,
+                       const char *data, const char *dest, struct sbx_error *e)
+{
+        char path[64];
+
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", target_fd);
+        if (mount(source, path, type, flags, data) < 0)
+                return sbx_error_set(e, "mount", errno, "mount", dest, "cannot mount %s", type);
+        return 0;
+}
+
+/* The caller's binds: the canonical path validation checked, reopened here in our
+ * own mount namespace (an fd from the host's cannot be cloned into it), refusing any
+ * symlink on the way and anything but the very inode that was checked. */
+static int open_checked_source(const struct sbx_mount *m, struct sbx_error *e)
+{
+        struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+        struct stat st;
+        int fd = (int)syscall(SYS_openat2, AT_FDCWD, m->source, &how, sizeof(how));
+
+        if (fd < 0)
+                return sbx_error_set(e, "mount", errno, "openat2", m->source, "bind source changed since it was checked");
+        if (fstat(fd, &st) < 0 || st.st_dev != m->dev || st.st_ino != m->ino) {
+                close(fd);
+                return sbx_error_set(e, "mount", EXDEV, "fstat", m->source, "bind source changed since it was checked");
+        }
+        return fd;
+}
+
+/* Step 1: every bind's source, cloned while the host's tree is still whole. */
+static int clone_bind(const struct sbx_mount *m, struct sbx_error *e)
+{
+        _cleanup_close_ int source = -1;
+        uint64_t attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (m->kind == SBX_MOUNT_RO ? MOUNT_ATTR_RDONLY : 0);
+
+        /* System entries are root's own paths: cloned by name, one syscall. */
+        if (m->system)
+                return clone_tree(AT_FDCWD, m->source, attrs, m->dest, e);
+        source = open_checked_source(m, e);
+        if (source < 0)
+                return source;
+        return clone_tree(source, "", attrs, m->dest, e);
+}
+
+static int apply_one(int root, const struct sbx_mount *m, int tree, struct sbx_error *e)
+{
+        _cleanup_close_ int target = -1;
+        _cleanup_close_ int parent = -1;
+        char data[64];
+
+        switch (m->kind) {
+        case SBX_MOUNT_SYMLINK:
+                parent = make_parents(root, m->dest, false, e);
+                if (parent < 0)
+                        return parent;
+                if (symlinkat(m->source, parent, base_name(m->dest)) < 0 && errno != EEXIST)
+                        return sbx_error_set(e, "mount", errno, "symlinkat", m->dest, "cannot create symlink");
+                return 0;
+        case SBX_MOUNT_TMPFS:
+                target = mount_point(root, m->dest, true, e);
+                if (target < 0)
+                        return target;
+                snprintf(data, sizeof(data), "mode=1777,size=%llu", (unsigned long long)m->size);
+                return mount_on_fd("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, data, m->dest, e);
+        case SBX_MOUNT_RO:
+        case SBX_MOUNT_RW:
+                target = mount_point(root, m->dest, m->is_dir, e);
+                if (target < 0)
+                        return target;
+                return attach(tree, target, m->dest, e);
+        }
+        return sbx_error_set(e, "mount", EINVAL, "", m->dest, "unknown mount kind");
+}
+
+/* A minimal /dev: the harmless character devices bound from the host (a user
+ * namespace cannot mknod), a private devpts, a private /dev/shm. */
+static int apply_dev(int root, struct sbx_error *e)
+{
+        _cleanup_close_ int dev = mount_point(root, "/dev", true, e);
+        char path[64];
+        int r;
+
+        if (dev < 0)
+                return dev;
+        r = mount_on_fd("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755,size=64k", "/dev", e);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < ELEMENTSOF(dev_nodes); i++) {
+                _cleanup_close_ int target = -1;
+
+                snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+                target = mount_point(root, path, false, e);
+                if (target < 0)
+                        return target;
+                r = attach_tree(AT_FDCWD, path, target, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, path, e);
+                if (r < 0)
+                        return r;
+        }
+        {
+                _cleanup_close_ int pts = mount_point(root, "/dev/pts", true, e);
+                if (pts < 0)
+                        return pts;
+                r = mount_on_fd("devpts", pts, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620", "/dev/pts", e);
+                if (r < 0)
+                        return r;
+        }
+        {
+                _cleanup_close_ int shm = mount_point(root, "/dev/shm", true, e);
+                if (shm < 0)
+                        return shm;
+                r = mount_on_fd("tmpfs", shm, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m", "/dev/shm", e);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(dev_links); i++)
+                if (symlinkat(dev_links[i].target, root, dev_links[i].path) < 0)
+                        return sbx_error_set(e, "mount", errno, "symlinkat", dev_links[i].path, "cannot create /dev link");
+        return 0;
+}
+
+static int apply_proc(int root, bool userns, struct sbx_error *e)
+{
+        _cleanup_close_ int proc = mount_point(root, "/proc", true, e);
+        int r;
+
+        if (proc < 0)
+                return proc;
+        /* Our own PID namespace's /proc, read-only: no sysctl, no sysrq, no
+         * /proc/self/... writes that could reach past the jail. */
+        r = mount_on_fd("proc", proc, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL, "/proc", e);
+        if (r < 0) {
+                if (userns && errno == EPERM)
+                        sbx_error_hint(e, "the host /proc has paths masked (a container?): the kernel refuses a new /proc in a user namespace; run as root or through sandboxd");
+                return r;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(proc_masks); i++) {
+                _cleanup_close_ int target = openat2_in_root(root, proc_masks[i], O_PATH | O_NOFOLLOW);
+                if (target < 0)
+                        continue; /* this kernel does not have it */
+                r = attach_tree(AT_FDCWD, "/dev/null", target, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV, proc_masks[i], e);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* pivot_root(".", "."): the old root ends up stacked under the new one and is
+ * detached at once, so no path to the host remains. */
+static int enter_root(struct sbx_error *e)
+{
+        struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
+
+        if (chdir(NEW_ROOT) < 0)
+                return sbx_error_set(e, "mount", errno, "chdir", NEW_ROOT, "cannot enter new root");
+        if (syscall(SYS_pivot_root, ".", ".") < 0)
+                return sbx_error_set(e, "mount", errno, "pivot_root", NEW_ROOT, "cannot switch root");
+        if (umount2(".", MNT_DETACH) < 0)
+                return sbx_error_set(e, "mount", errno, "umount2", "/", "cannot detach the old root");
+        if (chdir("/") < 0)
+                return sbx_error_set(e, "mount", errno, "chdir", "/", "cannot enter new root");
+        /* The skeleton itself read-only: new top-level entries cannot be made. */
+        if (syscall(SYS_mount_setattr, AT_FDCWD, "/", 0, &ro, sizeof(ro)) < 0)
+                return sbx_error_set(e, "mount", errno, "mount_setattr", "/", "cannot make the root read-only");
+        return 0;
+}
+
+static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_error *e);
+
+static void close_all(int *fds, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                closep(&fds[i]);
+}
+
+int sbx_mount_apply(const struct sbx_plan *p, struct sbx_error *e)
+{
+        int trees[SBX_MAX_MOUNTS];
+        int r;
+
+        /* 1. Nothing we mount propagates back to the host, nor the host's to us. */
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+                return sbx_error_set(e, "mount", errno, "mount", "/", "cannot make mounts private");
+        /* 2. Every bind source cloned, flags set, before anything is hidden. */
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const struct sbx_mount *m = &p->mounts[i];
+
+                trees[i] = -1;
+                if (m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_RW)
+                        continue;
+                trees[i] = clone_bind(m, e);
+                if (trees[i] < 0) {
+                        close_all(trees, i);
+                        return trees[i];
+                }
+        }
+        r = build_root(p, trees, e);
+        close_all(trees, p->n_mounts);
+        return r;
+}
+
+static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_error *e)
+{
+        _cleanup_close_ int root = -1;
+        int r;
+
+        /* 3. A tmpfs for the new root. */
+        if (mount("sbx-root", NEW_ROOT, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m,nr_inodes=4096") < 0)
+                return sbx_error_set(e, "mount", errno, "mount", NEW_ROOT, "cannot mount the root tmpfs");
+        root = open(NEW_ROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (root < 0)
+                return sbx_error_set(e, "mount", errno, "open", NEW_ROOT, "cannot open the new root");
+        /* 4. The plan's binds, tmpfs and symlinks, in order. */
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if ((r = apply_one(root, &p->mounts[i], trees[i], e)) < 0)
+                        return r;
+        /* 5. /dev and /proc. */
+        if ((r = apply_dev(root, e)) < 0 || (r = apply_proc(root, p->userns, e)) < 0)
+                return r;
+        /* 6. Switch. */
+        return enter_root(e);
+}

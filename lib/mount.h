@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* Stage 4a, the file system view.  Child, after clone: own mount and PID namespaces,
+ * full capabilities (as root, or in the new user namespace). */
+#pragma once
+
+#include "error.h"
+#include "plan.h"
+
+/* Builds the new root from the plan (binds by the fds validation opened), /dev and
+ * /proc, then pivot_root()s into it and detaches the old root.  Only syscalls. */
+int sbx_mount_apply(const struct sbx_plan *p, struct sbx_error *e);

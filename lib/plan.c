@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+#include "plan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "json.h"
+
+void sbx_plan_init(struct sbx_plan *p)
+{
+        *p = (struct sbx_plan){
+                .name = NULL,
+                .net = SBX_NET_NONE,
+                .uid = getuid(),
+                .gid = getgid(),
+        };
+}
+
+static void strv_free(char **v, size_t n)
+{
+        for (size_t i = 0; v && i < n; i++)
+                free(v[i]);
+        free(v);
+}
+
+void sbx_plan_done(struct sbx_plan *p)
+{
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                free(p->mounts[i].source);
+                free(p->mounts[i].dest);
+        }
+        free(p->mounts);
+        strv_free(p->env, p->n_env);
+        /* argv belongs to the caller (it points into main's argv). */
+        free(p->name);
+        free(p->workspace);
+        free(p->hostname);
+        *p = (struct sbx_plan){ 0 };
+}
+
+bool sbx_path_is_normal(const char *path)
+{
+        if (!path || path[0] != '/' || path[1] == '\0')
+                return false;
+        if (strlen(path) >= 4096)
+                return false;
+        for (const char *c = path; *c; c++) {
+                /* Each component starts after a '/': empty, "." and ".." are refused so
+                 * that the path names exactly one place, without resolution. */
+                if (*c != '/')
+                        continue;
+                const char *n = c + 1;
+                if (*n == '/' || *n == '\0')
+                        return false;
+                if (n[0] == '.' && (n[1] == '/' || n[1] == '\0'))
+                        return false;
+                if (n[0] == '.' && n[1] == '.' && (n[2] == '/' || n[2] == '\0'))
+                        return false;
+        }
+        return true;
+}
+
+int sbx_plan_add_mount(struct sbx_plan *p, enum sbx_mount_kind kind, const char *source,
+                       const char *dest, uint64_t size, struct sbx_error *e)
+{
+        struct sbx_mount *m;
+
+        if (!sbx_path_is_normal(dest))
+                return sbx_error_set(e, "plan", EINVAL, "", dest,
+                                     "mount destination must be an absolute path without '.', "
+                                     "'..' or empty components, and not '/'");
+        if (p->n_mounts >= SBX_MAX_MOUNTS)
+                return sbx_error_set(e, "plan", E2BIG, "", dest, "more than %d mounts", SBX_MAX_MOUNTS);
+        m = reallocarray(p->mounts, p->n_mounts + 1, sizeof(*m));
+        if (!m)
+                return sbx_error_set(e, "plan", ENOMEM, "", dest, "out of memory");
+        p->mounts = m;
+        m = &p->mounts[p->n_mounts];
+        *m = (struct sbx_mount){ .kind = kind, .size = size };
+        m->dest = strdup(dest);
+        m->source = source ? strdup(source) : NULL;
+        if (!m->dest || (source && !m->source)) {
+                free(m->dest);
+                free(m->source);
+                return sbx_error_set(e, "plan", ENOMEM, "", dest, "out of memory");
+        }
+        p->n_mounts++;
+        return 0;
+}
+
+const char *sbx_plan_get_env(const struct sbx_plan *p, const char *name)
+{
+        size_t len = strlen(name);
+
+        for (size_t i = 0; i < p->n_env; i++)
+                if (strncmp(p->env[i], name, len) == 0 && p->env[i][len] == '=')
+                        return p->env[i] + len + 1;
+        return NULL;
+}
+
+int sbx_plan_set_env(struct sbx_plan *p, const char *name, const char *value, struct sbx_error *e)
+{
+        size_t len = strlen(name);
+        _cleanup_free_ char *entry = NULL;
+        char **v;
+
+        if (asprintf(&entry, "%s=%s", name, value) < 0)
+                return sbx_error_set(e, "plan", ENOMEM, "", name, "out of memory");
+        for (size_t i = 0; i < p->n_env; i++)
+                if (strncmp(p->env[i], name, len) == 0 && p->env[i][len] == '=') {
+                        free(p->env[i]);
+                        p->env[i] = TAKE_PTR(entry);
+                        return 0;
+                }
+        /* Keep one NULL slot at the end: the child passes p->env straight to execve. */
+        v = reallocarray(p->env, p->n_env + 2, sizeof(*v));
+        if (!v)
+                return sbx_error_set(e, "plan", ENOMEM, "", name, "out of memory");
+        p->env = v;
+        p->env[p->n_env++] = TAKE_PTR(entry);
+        p->env[p->n_env] = NULL;
+        return 0;
+}
+
+static const char *mount_kind_name(enum sbx_mount_kind k)
+{
+        switch (k) {
+        case SBX_MOUNT_RO: return "ro";
+        case SBX_MOUNT_RW: return "rw";
+        case SBX_MOUNT_TMPFS: return "tmpfs";
+        case SBX_MOUNT_SYMLINK: return "symlink";
+        }
+        return "?";
+}
+
+static void json_u64_or_null(FILE *f, uint64_t v)
+{
+        if (v)
+                fprintf(f, "%llu", (unsigned long long)v);
+        else
+                fputs("null", f);
+}
+
+void sbx_plan_to_json(const struct sbx_plan *p, FILE *f)
+{
+        fputs("{\"profile\":", f);
+        sbx_json_string(f, p->name);
+        fputs(",\"argv\":[", f);
+        for (size_t i = 0; p->argv && p->argv[i]; i++) {
+                fputs(i ? "," : "", f);
+                sbx_json_string(f, p->argv[i]);
+        }
+        fputs("],\"mode\":", f);
+        sbx_json_string(f, p->userns ? "userns" : "root");
+        fprintf(f, ",\"uid\":%u,\"gid\":%u,\"workspace\":", (unsigned)p->uid, (unsigned)p->gid);
+        sbx_json_string(f, p->workspace);
+        fputs(",\"cwd\":", f);
+        sbx_json_string(f, p->workspace);
+        fputs(",\"hostname\":", f);
+        sbx_json_string(f, p->hostname);
+        fputs(",\"network\":", f);
+        sbx_json_string(f, p->net == SBX_NET_NONE ? "none" : "host");
+        fputs(",\"namespaces\":[\"pid\",\"uts\",\"ipc\",\"mount\",\"cgroup\"", f);
+        if (p->net == SBX_NET_NONE)
+                fputs(",\"net\"", f);
+        if (p->userns)
+                fputs(",\"user\"", f);
+        fputs("],\"mounts\":[", f);
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const struct sbx_mount *m = &p->mounts[i];
+
+                fprintf(f, "%s{\"type\":\"%s\",\"dest\":", i ? "," : "", mount_kind_name(m->kind));
+                sbx_json_string(f, m->dest);
+                if (m->source) {
+                        fputs(m->kind == SBX_MOUNT_SYMLINK ? ",\"target\":" : ",\"source\":", f);
+                        sbx_json_string(f, m->source);
+                }
+                if (m->kind == SBX_MOUNT_TMPFS)
+                        fprintf(f, ",\"size\":%llu", (unsigned long long)m->size);
+                fputc('}', f);
+        }
+        fputs("],\"env\":[", f);
+        for (size_t i = 0; i < p->n_env; i++) {
+                fputs(i ? "," : "", f);
+                sbx_json_string(f, p->env[i]);
+        }
+        fputs("],\"limits\":{\"timeout_ms\":", f);
+        json_u64_or_null(f, p->limits.timeout_ms);
+        fputs(",\"memory\":", f);
+        json_u64_or_null(f, p->limits.memory);
+        fputs(",\"pids\":", f);
+        json_u64_or_null(f, p->limits.pids);
+        fputs(",\"cpu_seconds\":", f);
+        json_u64_or_null(f, p->limits.cpu_seconds);
+        fputs(",\"nofile\":", f);
+        json_u64_or_null(f, p->limits.nofile);
+        fputs("},\"optional\":[", f);
+        fputs(p->optional & SBX_HARDEN_LANDLOCK ? "\"landlock\"" : "", f);
+        fputs(p->optional & SBX_HARDEN_CGROUP ? (p->optional & SBX_HARDEN_LANDLOCK ? ",\"cgroup\"" : "\"cgroup\"") : "", f);
+        fputs("]}\n", f);
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+#include "privs.h"
+
+#include <errno.h>
+#include <linux/close_range.h>
+#include <linux/securebits.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+static inline void cap_freep(cap_t *c)
+{
+        if (*c)
+                cap_free(*c);
+}
+
+static int set_rlimit(int resource, rlim_t v, const char *name, struct sbx_error *e)
+{
+        struct rlimit rl = { .rlim_cur = v, .rlim_max = v };
+
+        if (setrlimit(resource, &rl) < 0)
+                return sbx_error_set(e, "privs", errno, "setrlimit", name, "cannot set a resource limit");
+        return 0;
+}
+
+static int drop_bounding_and_ambient(struct sbx_error *e)
+{
+        /* cap_max_bits(): what this kernel knows, not what libcap was built with. */
+        for (int c = 0; c < (int)cap_max_bits(); c++)
+                if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
+                        return sbx_error_set(e, "privs", errno, "prctl", "PR_CAPBSET_DROP", "cannot drop capability %d from the bounding set", c);
+        if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+                return sbx_error_set(e, "privs", errno, "prctl", "PR_CAP_AMBIENT", "cannot clear ambient capabilities");
+        return 0;
+}
+
+/* Effective, permitted and inheritable to zero.  Last use of CAP_SETPCAP first: lock
+ * the securebits so that uid 0 (root mode) never regains capabilities on execve and
+ * nothing can be raised into the ambient set again. */
+static int clear_capabilities(struct sbx_error *e)
+{
+        _cleanup_(cap_freep) cap_t none = cap_init();
+
+        if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
+                  SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
+                  SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED, 0, 0, 0) < 0)
+                return sbx_error_set(e, "privs", errno, "prctl", "PR_SET_SECUREBITS", "cannot lock securebits");
+        if (!none)
+                return sbx_error_set(e, "privs", ENOMEM, "cap_init", "", "out of memory");
+        if (cap_set_proc(none) < 0)
+                return sbx_error_set(e, "privs", errno, "capset", "", "cannot clear capabilities");
+        return 0;
+}
+
+int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e)
+{
+        int r;
+
+        /* 1. fds: every fd but 0-2 closes at execve.  CLOEXEC rather than close, so the
+         *    sync socket still carries an exec failure home. */
+        if (syscall(SYS_close_range, 3, ~0u, CLOSE_RANGE_CLOEXEC) < 0)
+                return sbx_error_set(e, "privs", errno, "close_range", "", "cannot mark fds close-on-exec");
+        /* 2. rlimits, while we may still raise them: no core files (they would hold
+         *    the process's memory in the workspace); CPU time; open files. */
+        if ((r = set_rlimit(RLIMIT_CORE, 0, "RLIMIT_CORE", e)) < 0)
+                return r;
+        if (p->limits.cpu_seconds && (r = set_rlimit(RLIMIT_CPU, p->limits.cpu_seconds, "RLIMIT_CPU", e)) < 0)
+                return r;
+        if (p->limits.nofile && (r = set_rlimit(RLIMIT_NOFILE, p->limits.nofile, "RLIMIT_NOFILE", e)) < 0)
+                return r;
+        /* 3-4. bounding and ambient sets: nothing can come back through execve of a
+         *      file with capabilities. */
+        if ((r = drop_bounding_and_ambient(e)) < 0)
+                return r;
+        /* 5. uid/gid: direct mode keeps the caller's (root, or the caller mapped to
+         *    itself in the user namespace); the daemon's setresuid will sit here. */
+        /* 6. capabilities to zero, securebits locked. */
+        if ((r = clear_capabilities(e)) < 0)
+                return r;
+        /* 7. no_new_privs: setuid and file capabilities give nothing from now on; it
+         *    also lets an unprivileged process install Landlock and seccomp. */
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return sbx_error_set(e, "privs", errno, "prctl", "PR_SET_NO_NEW_PRIVS", "cannot set no_new_privs");
+        return 0;
+}
+
+int sbx_privs_drop_init(struct sbx_error *e)
+{
+        int r;
+
+        if ((r = drop_bounding_and_ambient(e)) < 0 || (r = clear_capabilities(e)) < 0)
+                return r;
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return sbx_error_set(e, "privs", errno, "prctl", "PR_SET_NO_NEW_PRIVS", "cannot set no_new_privs");
+        return 0;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* The launcher <-> jail socket (SOCK_SEQPACKET, one message per send): the jail sends
+ * an error, what it had to weaken, or the command's wait status home. */
+#pragma once
+
+#include "error.h"
+
+enum sbx_msg_type {
+        SBX_MSG_ERROR = 1,    /* setup or exec failed: err */
+        SBX_MSG_WEAKENED = 2, /* a hardening step applied in part: text */
+        SBX_MSG_EXIT = 3,     /* the command ended: wstatus */
+};
+
+struct sbx_msg {
+        int type;
+        int wstatus;
+        char text[128];
+        struct sbx_error err;
+};
+
+/* Child side: send and forget (the parent may be gone; nothing to do then). */
+void sbx_sync_send(int fd, const struct sbx_msg *m);
+/* Child side: report @e and _exit(). */
+_Noreturn void sbx_sync_fail(int fd, const struct sbx_error *e);

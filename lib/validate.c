@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+#include "validate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+/* Kernel interfaces: a bind of these would hand the jail the host's knobs. */
+static const char *const kernel_trees[] = { "/proc", "/sys", "/dev" };
+/* A workspace is bound read-write: never the system or its configuration. */
+static const char *const system_trees[] = { "/etc", "/usr", "/boot", "/bin", "/sbin", "/lib",
+                                            "/lib32", "/lib64", "/libx32", "/var/lib",
+                                            "/var/log", "/run/sandboxd" };
+
+static bool path_is_under(const char *path, const char *root)
+{
+        size_t n = strlen(root);
+
+        return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+static bool path_is_under_any(const char *path, const char *const *roots, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                if (path_is_under(path, roots[i]))
+                        return true;
+        return false;
+}
+
+/* The canonical path of what @fd refers to: the kernel's own answer, so symlinks,
+ * "..", bind tricks and /proc/self/root detours are all already resolved. */
+static int fd_path(int fd, char *buf, size_t size, const char *shown, struct sbx_error *e)
+{
+        char link[64];
+        ssize_t n;
+
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+        n = readlink(link, buf, size - 1);
+        if (n < 0)
+                return sbx_error_set(e, "validate", errno, "readlink", link,
+                                     "cannot resolve '%s' (is /proc mounted?)", shown);
+        buf[n] = '\0';
+        if (buf[0] != '/')
+                return sbx_error_set(e, "validate", EXDEV, "", shown,
+                                     "'%s' resolves outside the file system tree ('%s')", shown, buf);
+        return 0;
+}
+
+/* System entries: looked at without following, so a host symlink (/bin -> usr/bin)
+ * becomes the same symlink in the jail; an entry the host lacks is dropped.  They
+ * are root's, so the child may bind them by path. */
+static int stat_system_entry(struct sbx_mount *m, bool *drop, struct sbx_error *e)
+{
+        char target[PATH_MAX];
+        struct stat st;
+        ssize_t n;
+
+        if (lstat(m->source, &st) < 0) {
+                if (errno == ENOENT || errno == EACCES || errno == ENOTDIR) {
+                        *drop = true;
+                        return 0;
+                }
+                return sbx_error_set(e, "validate", errno, "lstat", m->source, "cannot inspect system path");
+        }
+        if (S_ISLNK(st.st_mode)) {
+                n = readlink(m->source, target, sizeof(target) - 1);
+                if (n < 0)
+                        return sbx_error_set(e, "validate", errno, "readlink", m->source, "cannot read symlink");
+                target[n] = '\0';
+                free(m->source);
+                m->source = strdup(target);
+                if (!m->source)
+                        return sbx_error_set(e, "validate", ENOMEM, "", m->dest, "out of memory");
+                m->kind = SBX_MOUNT_SYMLINK;
+                return 0;
+        }
+        if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+                *drop = true;
+                return 0;
+        }
+        m->dev = st.st_dev;
+        m->ino = st.st_ino;
+        m->is_dir = S_ISDIR(st.st_mode);
+        return 0;
+}
+
+/* Binds the caller asked for: followed and canonicalized, then refused if they land in
+ * the kernel's trees.  Opened as the caller (we run as the caller), so nothing the
+ * caller could not reach is bound. */
+static int open_user_bind(struct sbx_mount *m, struct sbx_error *e)
+{
+        _cleanup_close_ int fd = -1;
+        char real[PATH_MAX];
+        struct stat st;
+        int r;
+
+        fd = open(m->source, O_PATH | O_CLOEXEC);
+        if (fd < 0) {
+                r = sbx_error_set(e, "validate", errno, "open", m->source, "cannot open bind source");
+                sbx_error_hint(e, "check that the path exists and that you may reach it");
+                return r;
+        }
+        r = fd_path(fd, real, sizeof(real), m->source, e);
+        if (r < 0)
+                return r;
+        if (path_is_under_any(real, kernel_trees, ELEMENTSOF(kernel_trees))) {
+                r = sbx_error_set(e, "validate", EPERM, "", m->source,
+                                  "bind source resolves to '%s', a kernel interface", real);
+                sbx_error_hint(e, "the jail has its own /proc and /dev; /sys is never bound");
+                return r;
+        }
+        if (fstat(fd, &st) < 0)
+                return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect bind source");
+        if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+                return sbx_error_set(e, "validate", EINVAL, "", real,
+                                     "bind source is neither a directory nor a regular file");
+        free(m->source);
+        m->source = strdup(real);
+        if (!m->source)
+                return sbx_error_set(e, "validate", ENOMEM, "", real, "out of memory");
+        m->dev = st.st_dev;
+        m->ino = st.st_ino;
+        m->is_dir = S_ISDIR(st.st_mode);
+        return 0;
+}
+
+static int check_dest(const struct sbx_mount *m, struct sbx_error *e)
+{
+        int r;
+
+        if (m->system)
+                return 0;
+        if (path_is_under_any(m->dest, kernel_trees, ELEMENTSOF(kernel_trees))) {
+                r = sbx_error_set(e, "validate", EPERM, "", m->dest,
+                                  "cannot mount over the jail's own /proc or /dev");
+                sbx_error_hint(e, "choose another destination");
+                return r;
+        }
+        return 0;
+}
+
+/* The workspace: a directory the caller owns or may write, never the system. */
+static int resolve_workspace(struct sbx_plan *p, struct sbx_error *e)
+{
+        _cleanup_free_ char *cwd = NULL;
+        _cleanup_close_ int fd = -1;
+        const char *ws = p->workspace;
+        char real[PATH_MAX];
+        struct stat st;
+        int r;
+
+        if (!ws) {
+                cwd = getcwd(NULL, 0);
+                if (!cwd)
+                        return sbx_error_set(e, "validate", errno, "getcwd", "", "cannot find the current directory for the workspace");
+                ws = cwd;
+        }
+        fd = open(ws, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+                r = sbx_error_set(e, "validate", errno, "open", ws, "cannot open the workspace");
+                sbx_error_hint(e, "--workspace must name an existing directory");
+                return r;
+        }
+        r = fd_path(fd, real, sizeof(real), ws, e);
+        if (r < 0)
+                return r;
+        if (strcmp(real, "/") == 0 || path_is_under_any(real, kernel_trees, ELEMENTSOF(kernel_trees)) ||
+            path_is_under_any(real, system_trees, ELEMENTSOF(system_trees))) {
+                r = sbx_error_set(e, "validate", EPERM, "", real, "refusing to bind a system directory read-write as the workspace");
+                sbx_error_hint(e, "run from, or pass --workspace, a project directory");
+                return r;
+        }
+        if (fstat(fd, &st) < 0)
+                return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect the workspace");
+        /* faccessat on the O_PATH fd checks with the real uid: the caller's own right. */
+        if (st.st_uid != getuid() && faccessat(fd, "", W_OK, AT_EMPTY_PATH) < 0 &&
+            faccessat(AT_FDCWD, real, W_OK, 0) < 0) {
+                r = sbx_error_set(e, "validate", EACCES, "access", real, "the workspace is neither yours nor writable by you");
+                sbx_error_hint(e, "pass --workspace with a directory you own");
+                return r;
+        }
+        free(p->workspace);
+        p->workspace = strdup(real);
+        if (!p->workspace)
+                return sbx_error_set(e, "validate", ENOMEM, "", real, "out of memory");
+        return 0;
+}
+
+/* The workspace goes right after the system view, before the caller's own mounts,
+ * so that those can be placed inside it. */
+static int insert_workspace_mount(struct sbx_plan *p, struct sbx_error *e)
+{
+        size_t at = 0;
+        struct sbx_mount m;
+        int r;
+
+        while (at < p->n_mounts && p->mounts[at].system)
+                at++;
+        r = sbx_plan_add_mount(p, SBX_MOUNT_RW, p->workspace, p->workspace, 0, e);
+        if (r < 0)
+                return r;
+        m = p->mounts[p->n_mounts - 1];
+        memmove(&p->mounts[at + 1], &p->mounts[at], (p->n_mounts - 1 - at) * sizeof(m));
+        p->mounts[at] = m;
+        return r;
+}
+
+static void drop_mount(struct sbx_plan *p, size_t i)
+{
+        free(p->mounts[i].source);
+        free(p->mounts[i].dest);
+        memmove(&p->mounts[i], &p->mounts[i + 1], (p->n_mounts - i - 1) * sizeof(p->mounts[0]));
+        p->n_mounts--;
+}
+
+int sbx_validate(struct sbx_plan *p, struct sbx_error *e)
+{
+        int r;
+
+        /* A setuid sbx-run would make every option a privilege; refuse to be one. */
+        if (getuid() != geteuid() || getgid() != getegid())
+                return sbx_error_set(e, "validate", EPERM, "", "", "sbx-run is running setuid or setgid, which it must never be");
+        p->uid = getuid();
+        p->gid = getgid();
+        p->userns = geteuid() != 0;
+
+        r = resolve_workspace(p, e);
+        if (r < 0)
+                return r;
+        r = insert_workspace_mount(p, e);
+        if (r < 0)
+                return r;
+
+        for (size_t i = 0; i < p->n_mounts;) {
+                struct sbx_mount *m = &p->mounts[i];
+                bool drop = false;
+
+                if ((r = check_dest(m, e)) < 0)
+                        return r;
+                if (m->kind == SBX_MOUNT_RO || m->kind == SBX_MOUNT_RW) {
+                        r = m->system ? stat_system_entry(m, &drop, e) : open_user_bind(m, e);
+                        if (r < 0)
+                                return r;
+                }
+                if (drop)
+                        drop_mount(p, i);
+                else
+                        i++;
+        }
+        return 0;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+#include "summary.h"
+
+#include <string.h>
+
+#include "../lib/json.h"
+
+static void string_list(FILE *f, const char *list, const char *sep)
+{
+        const char *at = list;
+        size_t seplen = strlen(sep);
+        bool first = true;
+
+        fputc('[', f);
+        while (at && *at) {
+                const char *end = strstr(at, sep);
+                size_t len = end ? (size_t)(end - at) : strlen(at);
+                char item[512];
+
+                snprintf(item, sizeof(item), "%.*s", (int)len, at);
+                fputs(first ? "" : ",", f);
+                sbx_json_string(f, item);
+                first = false;
+                at = end ? end + seplen : NULL;
+        }
+        fputc(']', f);
+}
+
+static void null_or_int(FILE *f, bool present, long long v)
+{
+        if (present)
+                fprintf(f, "%lld", v);
+        else
+                fputs("null", f);
+}
+
+void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_error *e)
+{
+        fprintf(f, "{\"status\":%d,\"exit_code\":", res->status);
+        null_or_int(f, res->exit_code >= 0, res->exit_code);
+        fputs(",\"signal\":", f);
+        null_or_int(f, res->signal > 0, res->signal);
+        fprintf(f, ",\"timed_out\":%s,\"oom_killed\":%s,\"wall_ms\":%llu,\"cpu_user_ms\":%llu,\"cpu_sys_ms\":%llu,\"peak_memory_bytes\":",
+                res->timed_out ? "true" : "false", res->oom_killed ? "true" : "false", (unsigned long long)res->wall_ms,
+                (unsigned long long)res->cpu_user_ms, (unsigned long long)res->cpu_sys_ms);
+        null_or_int(f, res->peak_memory > 0, (long long)res->peak_memory);
+        fputs(",\"applied\":", f);
+        string_list(f, res->applied, ",");
+        fputs(",\"weakened\":", f);
+        string_list(f, res->weakened, "; ");
+        fputs(",\"error\":", f);
+        if (e && e->errnum) {
+                char msg[1024];
+
+                sbx_error_format(e, msg, sizeof(msg));
+                fputs("{\"stage\":", f);
+                sbx_json_string(f, e->stage);
+                fprintf(f, ",\"errno\":%d,\"syscall\":", e->errnum);
+                sbx_json_string(f, e->syscall);
+                fputs(",\"path\":", f);
+                sbx_json_string(f, e->path);
+                fputs(",\"message\":", f);
+                sbx_json_string(f, msg);
+                fputs(",\"hint\":", f);
+                sbx_json_string(f, e->hint);
+                fputc('}', f);
+        } else {
+                fputs("null", f);
+        }
+        fputs("}\n", f);
+}

@@ -1,0 +1,55 @@
+#!/bin/bash
+# Runs every tests/integration/t_*.sh (as root) and ends with exactly one
+# line: "N passed, N failed, N skipped".
+#
+#   SBX_RUN=build/sbx-run PROBE=build/probe bash tests/integration/run.sh [t_name...]
+#
+# SBX_MUST_WORK=1 turns every skip into a failure (CI). Exit status: 0 when
+# nothing failed.
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here/../.." || exit 1
+
+export SBX_RUN=${SBX_RUN:-build/sbx-run}
+export PROBE=${PROBE:-build/probe}
+export SBX_RUN_ID=$$
+SBX_STATE=$(mktemp -d "${TMPDIR:-/tmp}/sbx-itest.XXXXXX") || exit 1
+export SBX_STATE
+export SBX_RESULTS=$SBX_STATE/results
+trap 'rm -rf "$SBX_STATE"' EXIT
+: >"$SBX_RESULTS"
+
+. tests/lib.sh
+# Baselines for t_zz_leftovers.sh.
+host_mounts >"$SBX_STATE/mounts"
+sbx_cgroups >"$SBX_STATE/cgroups"
+
+if (($#)); then
+	tests=()
+	for t in "$@"; do tests+=("$here/${t%.sh}.sh"); done
+	tests+=("$here/t_zz_leftovers.sh")
+else
+	tests=("$here"/t_*.sh)
+fi
+
+for t in "${tests[@]}"; do
+	name=$(basename "$t" .sh)
+	echo "# $name"
+	start=$SECONDS
+	bash "$t"
+	rc=$?
+	if ((rc != 0)); then
+		printf 'fail\t%s: script\texited %d\n' "$name" "$rc" >>"$SBX_RESULTS"
+		echo "FAIL $name: script exited $rc"
+	fi
+	echo "# $name: $((SECONDS - start)) s"
+done
+
+passed=$(grep -c '^ok' "$SBX_RESULTS")
+failed=$(grep -c '^fail' "$SBX_RESULTS")
+skipped=$(grep -c '^skip' "$SBX_RESULTS")
+if ((failed)); then
+	echo "# failures:"
+	grep '^fail' "$SBX_RESULTS" | cut -f2- | sed 's/\t/ -- /; s/^/#   /'
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+((failed == 0))

@@ -1,0 +1,67 @@
+#!/bin/bash
+# Resource limits: a fork bomb under --pids 64 is contained and leaves
+# nothing behind; a memory bomb under --memory 64M is OOM-killed (137,
+# oom_killed true) while a modest command under the same limit runs;
+# --cpu ends a spinner; no sbx cgroup directory stays behind.
+. "$(dirname "$0")/../lib.sh"
+t_init
+
+cgroups_before=$(sbx_cgroups)
+
+# ---- fork bomb
+token=$T/forkbomb-token
+t_defer_reap "$token"
+jail --pids 64 --timeout 20 -- forkbomb 2 "$token"
+if ran_ok "fork bomb under --pids 64 runs to its end"; then
+	forks=$(kv forks)
+	if [[ $forks =~ ^[0-9]+$ ]] && ((forks < 64)); then
+		t_ok "fork bomb contained (< 64 forks)"
+	else
+		t_fail "fork bomb contained (< 64 forks)" "forks=$forks fails=$(kv fails)"
+	fi
+	expect_kv "fork fails with EAGAIN at the limit" fork_errno EAGAIN
+fi
+host_check "no fork bomb child left on the host" \
+	"$(pgrep -c -f -- "$token") left: $(describe_procs "$token" | head -c 200)" \
+	wait_until 5 no_procs_matching "$token"
+t_check "host still forks" "fork failed" /bin/true
+
+# ---- memory bomb
+jail --memory 64M --json -- membomb 16
+expect_rc "16 MiB under --memory 64M runs" 0
+if json_last; then
+	peak=$(kv peak_memory_bytes "$T/json")
+	case $peak in
+	int:*) t_check "peak_memory_bytes >= 16 MiB" "peak_memory_bytes=$peak" test "${peak#int:}" -ge $((16 << 20)) ;;
+	null) t_skip "peak_memory_bytes >= 16 MiB" "sbx-run reports null" ;;
+	*) t_fail "peak_memory_bytes >= 16 MiB" "peak_memory_bytes=$peak" ;;
+	esac
+fi
+
+jail --memory 64M --json -- membomb 512
+expect_rc "512 MiB under --memory 64M: OOM kill, exit 137" 137
+t_check "memory bomb was running when killed" "stdout: $(head -c 200 "$OUT")" test "$(kv started)" = 1
+if json_last; then
+	expect_json "--json oom_killed true" oom_killed true
+	expect_json "--json status 137" status int:137
+	expect_json "--json signal 9" signal int:9
+else
+	t_fail "--json oom_killed true" "no JSON: $(tail -n 1 "$ERR" | head -c 300)"
+fi
+t_check "host still runs commands after the OOM" "failed" /bin/true
+
+# ---- CPU time
+jail --cpu 1 --timeout 20 -- spin 10
+if ((!HUNG)) && [[ $RC == 152 || $RC == 137 ]]; then
+	t_ok "--cpu 1 ends a spinner (SIGXCPU/SIGKILL)"
+else
+	t_fail "--cpu 1 ends a spinner (SIGXCPU/SIGKILL)" "$(run_info)"
+fi
+if [[ $RC == 152 || $RC == 137 ]] && ((!HUNG)); then
+	t_check "--cpu 1 acts within 5 s" "took $WALL_MS ms" test "$WALL_MS" -lt 5000
+fi
+
+# ---- leftovers
+left=$(comm -13 <(echo "$cgroups_before") <(sbx_cgroups))
+t_check "no sbx cgroup directory left behind" "left: $(echo $left)" test -z "$left"
+exit 0

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* sbx-run's argv parser: a pure function, tested as one. */
+#include <errno.h>
+#include <stdarg.h>
+
+#include "../../sbx-run/options.h"
+#include "unit.h"
+
+#define G "unit-options"
+
+/* Parses a NULL-terminated list of words; returns the parser's result. */
+static int parse(struct sbx_options *o, struct sbx_error *e, ...)
+{
+        static char *argv[64];
+        va_list ap;
+        int argc = 0;
+
+        va_start(ap, e);
+        argv[argc++] = "sbx-run";
+        for (char *w; (w = va_arg(ap, char *));)
+                argv[argc++] = w;
+        va_end(ap);
+        argv[argc] = NULL;
+        *e = (struct sbx_error){ 0 };
+        return sbx_options_parse(argc, argv, o, e);
+}
+
+static const struct sbx_mount *find_mount(const struct sbx_plan *p, const char *dest)
+{
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if (strcmp(p->mounts[i].dest, dest) == 0)
+                        return &p->mounts[i];
+        return NULL;
+}
+
+#define REFUSES(name, hint_word, ...)                                                         \
+        do {                                                                                    \
+                struct sbx_options o_;                                                          \
+                struct sbx_error e_;                                                            \
+                int r_ = parse(&o_, &e_, __VA_ARGS__, NULL);                                    \
+                CHECK(G, name, r_ < 0 && strcmp(e_.stage, "options") == 0 &&                    \
+                                   (strstr(e_.msg, hint_word) || strstr(e_.hint, hint_word)));  \
+                sbx_options_done(&o_);                                                          \
+        } while (0)
+
+int main(void)
+{
+        struct sbx_options o;
+        struct sbx_error e;
+        const struct sbx_mount *m;
+        int r;
+
+        r = parse(&o, &e, "--", "/bin/true", NULL);
+        CHECK(G, "minimal command", r == 0 && o.action == SBX_ACTION_RUN && strcmp(o.plan.argv[0], "/bin/true") == 0);
+        CHECK(G, "default network none", o.plan.net == SBX_NET_NONE);
+        CHECK(G, "default hostname sbx", strcmp(o.plan.hostname, "sbx") == 0);
+        CHECK(G, "default env has PATH", sbx_plan_get_env(&o.plan, "PATH") != NULL);
+        CHECK(G, "default env HOME=/tmp", strcmp(sbx_plan_get_env(&o.plan, "HOME"), "/tmp") == 0);
+        CHECK(G, "default env has exactly 4 variables", o.plan.n_env == 4);
+        CHECK(G, "default has a /tmp tmpfs", (m = find_mount(&o.plan, "/tmp")) && m->kind == SBX_MOUNT_TMPFS);
+        CHECK(G, "default binds /usr read-only", (m = find_mount(&o.plan, "/usr")) && m->kind == SBX_MOUNT_RO);
+        CHECK(G, "default never lists /etc/shadow", find_mount(&o.plan, "/etc/shadow") == NULL);
+        CHECK(G, "default never lists /etc/ssh", find_mount(&o.plan, "/etc/ssh") == NULL);
+        CHECK(G, "default never lists /etc/sudoers", find_mount(&o.plan, "/etc/sudoers") == NULL);
+        CHECK(G, "default pids limit", o.plan.limits.pids > 0 && !o.plan.limits.pids_explicit);
+        sbx_options_done(&o);
+
+        r = parse(&o, &e, "/bin/echo", "--not-ours", NULL);
+        CHECK(G, "command's own flags stay its own", r == 0 && strcmp(o.plan.argv[1], "--not-ours") == 0);
+        sbx_options_done(&o);
+
+        r = parse(&o, &e, "--ro", "/srv/data:/data", "--rw", "/var/tmp/x", "--tmpfs", "/scratch:8M", "--", "sh", NULL);
+        CHECK(G, "--ro with dest", r == 0 && (m = find_mount(&o.plan, "/data")) && m->kind == SBX_MOUNT_RO &&
+                                           strcmp(m->source, "/srv/data") == 0);
+        CHECK(G, "--rw without dest", (m = find_mount(&o.plan, "/var/tmp/x")) && m->kind == SBX_MOUNT_RW);
+        CHECK(G, "--tmpfs with size", (m = find_mount(&o.plan, "/scratch")) && m->size == (8u << 20));
+        sbx_options_done(&o);
+
+        r = parse(&o, &e, "--ro", "/a:b", "--", "sh", NULL);
+        CHECK(G, "--ro path with colon and no dest kept whole", r == 0 && find_mount(&o.plan, "/a:b"));
+        sbx_options_done(&o);
+
+        r = parse(&o, &e, "--env", "FOO=bar=baz", "--env", "EMPTY=", "--", "sh", NULL);
+        CHECK(G, "--env value with '='", r == 0 && strcmp(sbx_plan_get_env(&o.plan, "FOO"), "bar=baz") == 0);
+        CHECK(G, "--env empty value", strcmp(sbx_plan_get_env(&o.plan, "EMPTY"), "") == 0);
+        sbx_options_done(&o);
+
+        setenv("SBX_UNIT_PASS", "passed-through", 1);
+        r = parse(&o, &e, "--env", "SBX_UNIT_PASS", "--env", "PATH=/x", "--", "sh", NULL);
+        CHECK(G, "--env NAME passes caller's value", r == 0 && strcmp(sbx_plan_get_env(&o.plan, "SBX_UNIT_PASS"), "passed-through") == 0);
+        CHECK(G, "--env overrides a default", strcmp(sbx_plan_get_env(&o.plan, "PATH"), "/x") == 0);
+        sbx_options_done(&o);
+
+        r = parse(&o, &e, "--timeout", "1.5", "--memory", "64M", "--pids", "32", "--cpu", "5", "--net", "host",
+                  "--hostname", "box-1", "--json", "--", "sh", NULL);
+        CHECK(G, "limits parsed", r == 0 && o.plan.limits.timeout_ms == 1500 && o.plan.limits.memory == (64u << 20) &&
+                                          o.plan.limits.pids == 32 && o.plan.limits.cpu_seconds == 5);
+        CHECK(G, "explicit limits marked", o.plan.limits.memory_explicit && o.plan.limits.pids_explicit);
+        CHECK(G, "--net host", o.plan.net == SBX_NET_HOST);
+        CHECK(G, "--hostname", strcmp(o.plan.hostname, "box-1") == 0);
+        CHECK(G, "--json", o.json);
+        sbx_options_done(&o);
+
+        r = parse(&o, &e, "--dry-run", "--", "sh", NULL);
+        CHECK(G, "--dry-run", r == 0 && o.action == SBX_ACTION_DRY_RUN);
+        sbx_options_done(&o);
+        r = parse(&o, &e, "--help", NULL);
+        CHECK(G, "--help needs no command", r == 0 && o.action == SBX_ACTION_HELP);
+        sbx_options_done(&o);
+        r = parse(&o, &e, "--version", NULL);
+        CHECK(G, "--version needs no command", r == 0 && o.action == SBX_ACTION_VERSION);
+        sbx_options_done(&o);
+
+        REFUSES("no command", "no command", "--json");
+        REFUSES("empty command", "empty", "--", "");
+        REFUSES("unknown option", "unknown option", "--frobnicate", "--", "sh");
+        REFUSES("missing value", "needs a value", "--memory");
+        REFUSES("bad --net", "--net", "--net", "bridge", "--", "sh");
+        REFUSES("bad --memory unit", "--memory", "--memory", "12X", "--", "sh");
+        REFUSES("tiny --memory", "--memory", "--memory", "1K", "--", "sh");
+        REFUSES("zero --pids", "--pids", "--pids", "0", "--", "sh");
+        REFUSES("negative --pids", "--pids", "--pids", "-5", "--", "sh");
+        REFUSES("zero --timeout", "--timeout", "--timeout", "0", "--", "sh");
+        REFUSES("bad --timeout", "--timeout", "--timeout", "soon", "--", "sh");
+        REFUSES("bad --cpu", "--cpu", "--cpu", "1.5", "--", "sh");
+        REFUSES("relative --ro source", "absolute", "--ro", "etc/passwd", "--", "sh");
+        REFUSES("--ro dest with ..", "destination", "--ro", "/etc/passwd:/x/../etc", "--", "sh");
+        REFUSES("--rw dest /", "destination", "--rw", "/var/tmp:/", "--", "sh");
+        REFUSES("--tmpfs relative", "destination", "--tmpfs", "scratch", "--", "sh");
+        REFUSES("--tmpfs bad size", "size", "--tmpfs", "/s:lots", "--", "sh");
+        REFUSES("--tmpfs dest with //", "destination", "--tmpfs", "/a//b", "--", "sh");
+        REFUSES("--env bad name", "variable name", "--env", "1FOO=x", "--", "sh");
+        REFUSES("--env empty name", "variable name", "--env", "=x", "--", "sh");
+        REFUSES("--env unset passthrough", "no such variable", "--env", "SBX_SURELY_UNSET_VAR", "--", "sh");
+        REFUSES("bad --hostname", "--hostname", "--hostname", "a b", "--", "sh");
+        REFUSES("long --hostname", "--hostname", "--hostname",
+                "a123456789012345678901234567890123456789012345678901234567890123456789", "--", "sh");
+        REFUSES("empty --workspace", "--workspace", "--workspace", "", "--", "sh");
+
+        CHECK(G, "normal path", sbx_path_is_normal("/usr/lib"));
+        CHECK(G, "path / refused", !sbx_path_is_normal("/"));
+        CHECK(G, "path . refused", !sbx_path_is_normal("/a/./b"));
+        CHECK(G, "path trailing .. refused", !sbx_path_is_normal("/a/.."));
+        CHECK(G, "path trailing slash refused", !sbx_path_is_normal("/a/"));
+        CHECK(G, "path relative refused", !sbx_path_is_normal("a/b"));
+        CHECK(G, "path ... is a name", sbx_path_is_normal("/a/..."));
+        return unit_failed ? 1 : 0;
+}

@@ -236,6 +236,16 @@ int sbx_cgroup_prepare(struct sbx_cgroup *cg, const struct sbx_plan *p, bool *we
 
         *cg = (struct sbx_cgroup){ .clone_fd = -1, .procs_fd = { -1, -1 } };
         *weakened = false;
+        if (!p->limits.memory && !p->limits.pids)
+                return 0;
+        /* On v1 every attach takes the global threadgroup rwsem for writing, which
+         * waits out an RCU grace period (5-15 ms, more than the whole launch); v2
+         * clones straight into the cgroup and pays nothing.  So on v1 only limits
+         * asked for are worth it; the defaults are reported as not applied. */
+        if (!v2 && !p->limits.memory_explicit && !p->limits.pids_explicit) {
+                *weakened = true;
+                return 0;
+        }
         r = v2 ? setup_v2(cg, v2, p, e) : setup_v1(cg, p, e);
         if (r >= 0)
                 return 0;

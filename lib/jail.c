@@ -284,7 +284,7 @@ static void read_messages(struct supervision *s, struct sbx_result *res)
                         break;
                 case SBX_MSG_WEAKENED:
                         m.text[sizeof(m.text) - 1] = '\0';
-                        append(res->weakened, sizeof(res->weakened), "; ", m.text);
+                        append(res->weakened, sizeof(res->weakened), "\n", m.text);
                         break;
                 case SBX_MSG_EXIT:
                         s->have_exit = true;
@@ -375,7 +375,7 @@ int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, str
         int sv[2] = { -1, -1 };
         sigset_t mask, old;
         siginfo_t pid1 = { 0 };
-        struct rusage ru;
+        struct rusage ru = { 0 };
         bool weak_cgroup;
         uint64_t start;
         pid_t pid;
@@ -399,7 +399,8 @@ int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, str
         if (r < 0)
                 goto out;
         if (weak_cgroup)
-                append(res->weakened, sizeof(res->weakened), "; ", "cgroup: no writable cgroup, memory and pids limits not applied");
+                append(res->weakened, sizeof(res->weakened), "\n",
+                       "cgroup: default memory and pids limits not applied (no cgroup v2 for this caller; --memory/--pids make one)");
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
                 r = sbx_error_set(e, "clone", errno, "socketpair", "", "cannot create the sync socket");
                 goto out;
@@ -436,6 +437,8 @@ int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, str
                 res->cpu_sys_ms = (uint64_t)ru.ru_stime.tv_sec * 1000 + (uint64_t)ru.ru_stime.tv_usec / 1000;
         }
         sbx_cgroup_stats(&cg, &res->peak_memory, &res->oom_killed);
+        if (!res->peak_memory)
+                res->peak_memory = (uint64_t)ru.ru_maxrss * 1024; /* largest single process */
         r = account(&s, &pid1, res, e);
 
         append(res->applied, sizeof(res->applied), ",", "pidns,utsns,ipcns,mntns,cgroupns");

@@ -19,7 +19,7 @@ struct sbx_result {
         uint64_t wall_ms, cpu_user_ms, cpu_sys_ms;
         uint64_t peak_memory; /* bytes, 0 when unknown */
         char applied[512];    /* comma-separated hardening steps in force */
-        char weakened[512];   /* "; "-separated notes on what could not be applied */
+        char weakened[512];   /* newline-separated notes on what could not be applied */
 };
 
 /* Runs @p's command in a new jail and waits for it.  Returns 0 when the jail ran (the

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -22,7 +24,13 @@
  * not matter). */
 #define NEW_ROOT "/tmp"
 
-static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+/* The device numbers are the kernel's fixed ABI (Documentation/admin-guide/devices.txt). */
+static const struct {
+        const char *name;
+        unsigned major, minor;
+} dev_nodes[] = {
+        { "null", 1, 3 }, { "zero", 1, 5 }, { "full", 1, 7 }, { "random", 1, 8 }, { "urandom", 1, 9 }, { "tty", 5, 0 },
+};
 static const struct {
         const char *target, *path;
 } dev_links[] = {
@@ -33,9 +41,9 @@ static const struct {
 /* /proc files that reveal the host (kernel memory, keys, timers with host pids and
  * command names) are hidden behind /dev/null; /proc itself is mounted read-only, which
  * makes /proc/sys and /proc/sysrq-trigger read-only even to a uid 0 inside. */
+/* (kcore, kmsg and kallsyms need capabilities the jail never has.) */
 static const char *const proc_masks[] = {
-        "proc/kcore", "proc/keys", "proc/key-users", "proc/timer_list", "proc/sched_debug",
-        "proc/latency_stats", "proc/kallsyms", "proc/kmsg",
+        "proc/keys", "proc/key-users", "proc/timer_list", "proc/sched_debug", "proc/latency_stats",
 };
 
 static int openat2_in_root(int root, const char *path, int flags)
@@ -196,6 +204,31 @@ static int open_checked_source(const struct sbx_mount *m, struct sbx_error *e)
         return fd;
 }
 
+static int copy_file(int root, const struct sbx_mount *m, struct sbx_error *e)
+{
+        _cleanup_close_ int parent = make_parents(root, m->dest, false, e);
+        _cleanup_close_ int src = -1, dst = -1;
+        struct stat st;
+
+        if (parent < 0)
+                return parent;
+        src = open(m->source, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (src < 0 || fstat(src, &st) < 0)
+                return sbx_error_set(e, "mount", errno, "open", m->source, "cannot read system file");
+        if (st.st_dev != m->dev || st.st_ino != m->ino)
+                return sbx_error_set(e, "mount", EXDEV, "fstat", m->source, "system file changed since it was checked");
+        dst = openat(parent, base_name(m->dest), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+        if (dst < 0)
+                return sbx_error_set(e, "mount", errno, "openat", m->dest, "cannot create file copy");
+        for (off_t left = st.st_size; left > 0;) {
+                ssize_t n = sendfile(dst, src, NULL, (size_t)left);
+                if (n <= 0)
+                        return sbx_error_set(e, "mount", n < 0 ? errno : EIO, "sendfile", m->dest, "cannot copy system file");
+                left -= n;
+        }
+        return 0;
+}
+
 /* Step 1: every bind's source, cloned while the host's tree is still whole. */
 static int clone_bind(const struct sbx_mount *m, struct sbx_error *e)
 {
@@ -225,6 +258,8 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, struct sbx_e
                 if (symlinkat(m->source, parent, base_name(m->dest)) < 0 && errno != EEXIST)
                         return sbx_error_set(e, "mount", errno, "symlinkat", m->dest, "cannot create symlink");
                 return 0;
+        case SBX_MOUNT_COPY:
+                return copy_file(root, m, e);
         case SBX_MOUNT_TMPFS:
                 target = mount_point(root, m->dest, true, e);
                 if (target < 0)
@@ -243,21 +278,22 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, struct sbx_e
 
 /* A minimal /dev: the harmless character devices bound from the host (a user
  * namespace cannot mknod), a private devpts, a private /dev/shm. */
-static int apply_dev(int root, struct sbx_error *e)
+static int make_dev_nodes(int root, int dev, bool userns, struct sbx_error *e)
 {
-        _cleanup_close_ int dev = mount_point(root, "/dev", true, e);
         char path[64];
         int r;
 
-        if (dev < 0)
-                return dev;
-        r = mount_on_fd("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755,size=64k", "/dev", e);
-        if (r < 0)
-                return r;
         for (size_t i = 0; i < ELEMENTSOF(dev_nodes); i++) {
                 _cleanup_close_ int target = -1;
 
-                snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+                /* As root, a node is one syscall; a user namespace may not mknod, so
+                 * there the host's node is bound instead. */
+                if (!userns) {
+                        if (mknodat(dev, dev_nodes[i].name, S_IFCHR | 0666, makedev(dev_nodes[i].major, dev_nodes[i].minor)) < 0)
+                                return sbx_error_set(e, "mount", errno, "mknodat", dev_nodes[i].name, "cannot create device node");
+                        continue;
+                }
+                snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i].name);
                 target = mount_point(root, path, false, e);
                 if (target < 0)
                         return target;
@@ -265,6 +301,29 @@ static int apply_dev(int root, struct sbx_error *e)
                 if (r < 0)
                         return r;
         }
+        return 0;
+}
+
+static int apply_dev(int root, bool userns, struct sbx_error *e)
+{
+        _cleanup_close_ int dev = mount_point(root, "/dev", true, e);
+        int r;
+
+        if (dev < 0)
+                return dev;
+        /* Not nodev: it holds the nodes (made here as root).  Read-only once built
+         * (a device node stays writable on a read-only mount), and the jail can make
+         * no node of its own (no CAP_MKNOD, no Landlock MAKE_CHAR/MAKE_BLOCK). */
+        r = mount_on_fd("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k", "/dev", e);
+        if (r < 0)
+                return r;
+        /* The fd we have is the directory under the new tmpfs; take the tmpfs. */
+        close(dev);
+        dev = openat2_in_root(root, "dev", O_PATH | O_DIRECTORY);
+        if (dev < 0)
+                return sbx_error_set(e, "mount", errno, "openat2", "/dev", "cannot open the new /dev");
+        if ((r = make_dev_nodes(root, dev, userns, e)) < 0)
+                return r;
         {
                 _cleanup_close_ int pts = mount_point(root, "/dev/pts", true, e);
                 if (pts < 0)
@@ -284,6 +343,9 @@ static int apply_dev(int root, struct sbx_error *e)
         for (size_t i = 0; i < ELEMENTSOF(dev_links); i++)
                 if (symlinkat(dev_links[i].target, root, dev_links[i].path) < 0)
                         return sbx_error_set(e, "mount", errno, "symlinkat", dev_links[i].path, "cannot create /dev link");
+        if (syscall(SYS_mount_setattr, dev, "", AT_EMPTY_PATH, &(struct mount_attr){ .attr_set = MOUNT_ATTR_RDONLY },
+                    sizeof(struct mount_attr)) < 0)
+                return sbx_error_set(e, "mount", errno, "mount_setattr", "/dev", "cannot make /dev read-only");
         return 0;
 }
 
@@ -362,7 +424,11 @@ int sbx_mount_apply(const struct sbx_plan *p, struct sbx_error *e)
                         return trees[i];
                 }
         }
+        /* Modes exactly as written (0666 device nodes, 1777 tmpfs): not the caller's
+         * umask, which the command gets back. */
+        mode_t mask = umask(0);
         r = build_root(p, trees, e);
+        umask(mask);
         close_all(trees, p->n_mounts);
         return r;
 }
@@ -373,7 +439,7 @@ static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_err
         int r;
 
         /* 3. A tmpfs for the new root. */
-        if (mount("sbx-root", NEW_ROOT, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m,nr_inodes=4096") < 0)
+        if (mount("sbx-root", NEW_ROOT, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=8m,nr_inodes=4096") < 0)
                 return sbx_error_set(e, "mount", errno, "mount", NEW_ROOT, "cannot mount the root tmpfs");
         root = open(NEW_ROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (root < 0)
@@ -383,7 +449,7 @@ static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_err
                 if ((r = apply_one(root, &p->mounts[i], trees[i], e)) < 0)
                         return r;
         /* 5. /dev and /proc. */
-        if ((r = apply_dev(root, e)) < 0 || (r = apply_proc(root, p->userns, e)) < 0)
+        if ((r = apply_dev(root, p->userns, e)) < 0 || (r = apply_proc(root, p->userns, e)) < 0)
                 return r;
         /* 6. Switch. */
         return enter_root(e);

@@ -132,6 +132,7 @@ static const char *mount_kind_name(enum sbx_mount_kind k)
         case SBX_MOUNT_RW: return "rw";
         case SBX_MOUNT_TMPFS: return "tmpfs";
         case SBX_MOUNT_SYMLINK: return "symlink";
+        case SBX_MOUNT_COPY: return "copy";
         }
         return "?";
 }

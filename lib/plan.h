@@ -21,6 +21,7 @@ enum sbx_mount_kind {
         SBX_MOUNT_RW,      /* read-write bind, nosuid,nodev */
         SBX_MOUNT_TMPFS,   /* private tmpfs of `size` bytes */
         SBX_MOUNT_SYMLINK, /* a symlink at dest pointing to source, as on the host */
+        SBX_MOUNT_COPY,    /* a small system file copied into the read-only root */
 };
 
 /* The child works with fixed arrays (no allocation after clone). */

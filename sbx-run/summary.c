@@ -47,7 +47,7 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
         fputs(",\"applied\":", f);
         string_list(f, res->applied, ",");
         fputs(",\"weakened\":", f);
-        string_list(f, res->weakened, "; ");
+        string_list(f, res->weakened, "\n");
         fputs(",\"error\":", f);
         if (e && e->errnum) {
                 char msg[1024];

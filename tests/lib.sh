@@ -145,7 +145,6 @@ t_init() {
 	chmod 0755 "$WS/probe"
 	OUT=$T/out
 	ERR=$T/err
-	TOKEN=$T
 }
 
 # Hands the workspace to nobody, for the unprivileged path.
@@ -381,7 +380,33 @@ host_ns() {
 
 # sbx-* cgroup directories on the host (cgroup v1 hierarchies and v2).
 sbx_cgroups() {
-	find /sys/fs/cgroup -mindepth 1 -maxdepth 4 -type d -name 'sbx*' 2>/dev/null | sort
+	find /sys/fs/cgroup -mindepth 1 -maxdepth 4 -type d -name 'sbx-*' 2>/dev/null | sort
+}
+
+# The sbx-PID-... cgroups whose launcher PID is no sbx-run any more: left
+# behind. (Those of an sbx-run still running, say of a concurrent suite, are not.)
+sbx_cgroups_orphaned() {
+	local d pid
+	for d in $(sbx_cgroups); do
+		pid=${d##*/sbx-}
+		pid=${pid%%-*}
+		if [[ $pid =~ ^[0-9]+$ && $(cat "/proc/$pid/comm" 2>/dev/null) == sbx-run ]]; then
+			continue
+		fi
+		echo "$d"
+	done
+}
+
+# New orphaned sbx cgroups compared with the BASELINE file, after giving a
+# launcher that is just exiting 2 s to remove its own.
+sbx_cgroups_left() {
+	local left i
+	for ((i = 0; i < 40; i++)); do
+		left=$(comm -13 "$1" <(sbx_cgroups_orphaned))
+		[[ -z $left ]] && return 0
+		sleep 0.05
+	done
+	echo "$left"
 }
 
 # The host's mount points, for a before/after comparison.

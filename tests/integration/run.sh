@@ -21,7 +21,7 @@ trap 'rm -rf "$SBX_STATE"' EXIT
 . tests/lib.sh
 # Baselines for t_zz_leftovers.sh.
 host_mounts >"$SBX_STATE/mounts"
-sbx_cgroups >"$SBX_STATE/cgroups"
+sbx_cgroups_orphaned >"$SBX_STATE/cgroups"
 
 if (($#)); then
 	tests=()

@@ -77,6 +77,18 @@ if ran_ok "environ1 runs"; then
 	expect_kv_not "/proc/1/mem not writable" mem ok
 fi
 
+# An --env VALUE is on sbx-run's own command line: PID 1 (forked from it)
+# must not show it in /proc/1/cmdline or /proc/1/environ.
+ENV_SECRET="sbx-envarg-$RANDOM$RANDOM"
+jail --env "SBX_ARG=$ENV_SECRET" -- environ1
+if ran_ok "environ1 with --env runs"; then
+	if grep -qF "$ENV_SECRET" "$OUT"; then
+		t_fail "--env value not visible through PID 1" "$(grep -F "$ENV_SECRET" "$OUT" | head -3 | tr '\n' '|')"
+	else
+		t_ok "--env value not visible through PID 1"
+	fi
+fi
+
 jail --hostname probe-host -- status
 expect_kv "--hostname sets it" hostname probe-host
 host_check "host hostname unchanged" "host is now $(cat /proc/sys/kernel/hostname)" test "$HOST_NAME" = "$(cat /proc/sys/kernel/hostname)"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 t_init
 
-cgroups_before=$(sbx_cgroups)
+sbx_cgroups_orphaned >"$T/cgroups-before"
 
 # ---- fork bomb
 token=$T/forkbomb-token
@@ -62,6 +62,6 @@ if [[ $RC == 152 || $RC == 137 ]] && ((!HUNG)); then
 fi
 
 # ---- leftovers
-left=$(comm -13 <(echo "$cgroups_before") <(sbx_cgroups))
+left=$(sbx_cgroups_left "$T/cgroups-before")
 t_check "no sbx cgroup directory left behind" "left: $(echo $left)" test -z "$left"
 exit 0

@@ -7,6 +7,8 @@ t_init
 
 t_ws_for_nobody
 export SBX_AS=$NOBODY
+SECRET="sbx-secret-$RANDOM$RANDOM"
+export SBX_TEST_SECRET=$SECRET TERM=xterm LANG=C.UTF-8
 tag="sbx-$SBX_RUN_ID-$$-$RANDOM"
 
 if ! setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups test -x "$SBX_RUN"; then
@@ -14,7 +16,9 @@ if ! setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups test -x "$SBX_RUN"; 
 	exit 0
 fi
 
+exec 7</etc/passwd 8>>"$T/fd8"
 jail -- status
+exec 7<&- 8>&-
 if ! ran_ok "nobody: status runs"; then
 	# Nothing below can work; say so once instead of thirty times.
 	exit 0
@@ -37,8 +41,18 @@ for ns in user pid net mnt uts ipc cgroup; do
 	fi
 done
 expect_kv "nobody: only fds 0,1,2" fds "0,1,2"
+expect_kv "nobody: env is only PATH HOME TERM LANG" env_names "HOME,LANG,PATH,TERM"
+t_check "nobody: caller secret not in env" "found in output" eval '! grep -qF "$SECRET" "$OUT"'
+
 expect_kv "nobody: no host process visible" procs "1,2"
 expect_kv "nobody: hostname is sbx" hostname sbx
+
+jail -- environ1
+if ran_ok "nobody: environ1 runs"; then
+	t_check "nobody: secret not in /proc/1/environ" "found: $(grep -F "$SECRET" "$OUT" | head -2)" \
+		eval '! grep -qF "$SECRET" "$OUT"'
+	expect_kv_not "nobody: /proc/1/mem not writable" mem ok
+fi
 
 # ---- host files: one nobody could read on the host, but is not bound
 mkdir "$T/outside"
@@ -96,8 +110,12 @@ t_check "nobody: no set-id file reaches the host" "found: $found" test -z "$foun
 # ---- a uid 0 inside the user namespace must not become more
 jail -- syscalls
 if ran_ok "nobody: syscalls runs"; then
-	for s in setuid0 setresuid0 setgroups0 unshare_newuser clone_newuser mount unshare_newns ptrace_attach; do
+	for s in setgroups0 unshare_newuser clone_newuser mount unshare_newns ptrace_attach; do
 		expect_kv "nobody: $s denied" "$s" EPERM
+	done
+	# uid 0 is not even mapped in the user namespace: EINVAL, or EPERM.
+	for s in setuid0 setresuid0; do
+		expect_kv_in "nobody: $s denied" "$s" EPERM EINVAL
 	done
 	expect_kv_in "nobody: clone3(CLONE_NEWUSER) denied" clone3_newuser EPERM ENOSYS
 fi

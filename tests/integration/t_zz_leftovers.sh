@@ -12,7 +12,7 @@ fi
 left=$(comm -13 "$SBX_STATE/mounts" <(host_mounts))
 t_check "no mount left on the host" "new mounts: $(echo $left)" test -z "$left"
 
-left=$(comm -13 "$SBX_STATE/cgroups" <(sbx_cgroups))
+left=$(sbx_cgroups_left "$SBX_STATE/cgroups")
 t_check "no sbx cgroup left on the host" "left: $(echo $left)" test -z "$left"
 
 # Every test dir of this run is $SBX_TMPDIR/sbxt.$SBX_RUN_ID.*; whatever

@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
 # make demo: one jailed command that shows what the jail is.
 set -u
-sbx=${1:-build/sbx-run}
+sbx=$(realpath "${1:-build/sbx-run}")
 ws=$(mktemp -d /var/tmp/sbx-demo.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
-echo "secret-of-the-host" >"$ws/../sbx-demo-host-secret.$$"
-trap 'rm -rf "$ws" "$ws/../sbx-demo-host-secret.$$"' EXIT
 cd "$ws" || exit 1
 export DEMO_SECRET=hunter2
 echo "\$ sbx-run -- sh -c '…'   (workspace: $ws)"
@@ -17,7 +15,7 @@ echo "\$ sbx-run -- sh -c '…'   (workspace: $ws)"
   echo "capabilities: $(grep CapEff /proc/self/status)  $(grep NoNewPrivs /proc/self/status)  $(grep "^Seccomp:" /proc/self/status)"
   printf "read /etc/shadow: "; cat /etc/shadow 2>&1 | head -1
   printf "network: "; ip -o link 2>&1 | cut -d" " -f2 | tr "\n" " "; echo
-  printf "reach 1.1.1.1:53: "; (exec 3<>/dev/tcp/1.1.1.1/53) 2>&1 | head -1 || true
+  printf "connect 1.1.1.1:53: "; timeout 2 bash -c "exec 3<>/dev/tcp/1.1.1.1/53 && echo connected" 2>&1 | tail -1
   echo "env: $(env | tr "\n" " ")"
   echo "DEMO_SECRET inside: ${DEMO_SECRET:-<unset>}"
   echo "hello from the jail" > demo.txt

@@ -12,7 +12,7 @@
 
 #include "cleanup.h"
 
-#define SYSTEM_COPY_MAX (256 * 1024)
+#define SYSTEM_COPY_MAX (256L * 1024)
 
 /* Kernel interfaces: a bind of these would hand the jail the host's knobs. */
 static const char *const kernel_trees[] = { "/proc", "/sys", "/dev" };

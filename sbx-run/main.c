@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../lib/jail.h"
@@ -32,13 +33,50 @@ static int ensure_stdio(void)
         return 0;
 }
 
-static int fail(const struct sbx_error *e, bool json, int status)
+/* Where the failing step named no remedy, the stage's usual one: every error line
+ * says how to fix it. */
+static void default_hint(struct sbx_error *e)
 {
-        struct sbx_result res = { .status = status, .exit_code = -1 };
+        static const struct {
+                const char *stage, *hint;
+        } hints[] = {
+                { "options", "see sbx-run --help" },
+                { "validate", "check the paths given to --workspace, --ro and --rw" },
+                { "mount", "check the bind paths (sbx-run --dry-run shows the plan); the kernel must allow mounts in a new mount namespace" },
+                { "net", "use --net host if this kernel cannot configure a new network namespace" },
+                { "cgroup", "drop --memory/--pids, or run where a cgroup can be created" },
+                { "userns", "run as root, or enable unprivileged user namespaces" },
+                { "clone", "the kernel refused new namespaces: run as root, or check the container's seccomp profile" },
+                { "landlock", "boot a kernel with Landlock (lsm=landlock,...)" },
+                { "seccomp", "the kernel must support seccomp filters (CONFIG_SECCOMP_FILTER)" },
+                { "privs", "sbx-run needs the capabilities it drops (root, or a user namespace)" },
+                { "exec", "check the command's name, its permissions, and that the jail can see it" },
+        };
+
+        if (e->hint[0])
+                return;
+        for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
+                if (strcmp(e->stage, hints[i].stage) == 0) {
+                        sbx_error_hint(e, "%s", hints[i].hint);
+                        return;
+                }
+        sbx_error_hint(e, "see sbx-run(1)");
+}
+
+static void print_error(struct sbx_error *e)
+{
         char msg[1024];
 
+        default_hint(e);
         sbx_error_format(e, msg, sizeof(msg));
         fprintf(stderr, "sbx-run: %s\n", msg);
+}
+
+static int fail(struct sbx_error *e, bool json, int status)
+{
+        struct sbx_result res = { .status = status, .exit_code = -1 };
+
+        print_error(e);
         if (json)
                 sbx_summary_print(stderr, &res, e);
         return status;
@@ -86,13 +124,10 @@ int main(int argc, char **argv)
         }
 
         r = sbx_jail_run(&o.plan, sbx_seccomp_builtin(), &res, &e);
-        if (e.errnum) {
-                /* sbx's own failure (125), or the command's exec failure (126/127):
-                 * both are one line that says what and how to fix it. */
-                char msg[1024];
-                sbx_error_format(&e, msg, sizeof(msg));
-                fprintf(stderr, "sbx-run: %s\n", msg);
-        }
+        /* sbx's own failure (125), or the command's exec failure (126/127): both
+         * are one line that says what and how to fix it. */
+        if (e.errnum)
+                print_error(&e);
         if (r < 0 && res.status == 0)
                 res.status = EXIT_SBX_FAILED;
         if (o.json)

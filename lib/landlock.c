@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -29,19 +30,25 @@ struct sbx_ruleset_attr {
         uint64_t scoped;
 };
 
-/* What Landlock governs here: the shape of the tree (making, removing, renaming,
- * linking), listing it and executing from it.  Reading and writing file contents are
- * left to the mount view and its read-only flags, on purpose: those Landlock rights
- * would also refuse reopening the caller's own stdio (/dev/stdout -> the caller's tty
- * or file, outside the jail's tree), which every shell script does. */
-#define READ_EXEC (LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_EXECUTE)
+/* What Landlock governs: the whole tree's shape (making, removing, renaming,
+ * linking), listing, executing, and reading and writing file contents.  Everything
+ * the view shows may be read and executed; only the plan's read-write places may be
+ * written.  The point of handling file contents is /proc/self/fd/N: a magic link
+ * reopens what it points to even outside the jail's tree (the caller's stdin file,
+ * or a directory passed as stdin), and Landlock checks the path that is reopened. */
 #define TREE_V1                                                                                     \
-        (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR |   \
-         LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | \
-         LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO |  \
-         LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM)
+        (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE |  \
+         LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE | \
+         LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |    \
+         LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |  \
+         LANDLOCK_ACCESS_FS_MAKE_SYM)
+#define READ_EXEC (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_EXECUTE)
 /* Devices are never made, even where writing is allowed. */
-#define WRITE_TREE (TREE_V1 & ~(LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_BLOCK))
+#define WRITE_TREE                                                                                  \
+        ((TREE_V1 & ~(LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_BLOCK)) |               \
+         LANDLOCK_ACCESS_FS_REFER | LANDLOCK_ACCESS_FS_TRUNCATE)
+/* /dev's nodes and the jail's own pts: written, never truncated or made. */
+#define DEV_FILES (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE)
 
 int sbx_landlock_abi(void)
 {
@@ -49,16 +56,49 @@ int sbx_landlock_abi(void)
         return abi < 0 ? 0 : (int)abi;
 }
 
+static int add_rule_fd(int ruleset, int fd, uint64_t access, const char *what, struct sbx_error *e)
+{
+        struct landlock_path_beneath_attr pb = { .allowed_access = access, .parent_fd = fd };
+
+        if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
+                return sbx_error_set(e, "landlock", errno, "landlock_add_rule", what, "cannot add rule");
+        return 0;
+}
+
 static int add_rule(int ruleset, const char *path, uint64_t access, uint64_t handled, struct sbx_error *e)
 {
-        struct landlock_path_beneath_attr pb = { .allowed_access = access & handled };
         _cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
 
         if (fd < 0)
                 return sbx_error_set(e, "landlock", errno, "open", path, "cannot open path for a rule");
-        pb.parent_fd = fd;
-        if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
-                return sbx_error_set(e, "landlock", errno, "landlock_add_rule", path, "cannot add rule");
+        return add_rule_fd(ruleset, fd, access & handled, path, e);
+}
+
+/* The caller's stdio may be files or ttys outside the jail's tree.  Reopening them
+ * through /dev/stdout (scripts do) stays possible, but only as they were opened: a
+ * read-only stdin cannot be reopened for writing, an append-only log cannot be
+ * truncated, and a directory passed as stdin opens nothing beneath it. */
+static int add_stdio_rules(int ruleset, uint64_t handled, struct sbx_error *e)
+{
+        for (int fd = 0; fd < 3; fd++) {
+                struct stat st;
+                uint64_t access = 0;
+                int flags = fcntl(fd, F_GETFL);
+
+                if (flags < 0 || fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)))
+                        continue;
+                if ((flags & O_ACCMODE) != O_WRONLY)
+                        access |= LANDLOCK_ACCESS_FS_READ_FILE;
+                if ((flags & O_ACCMODE) != O_RDONLY) {
+                        access |= LANDLOCK_ACCESS_FS_WRITE_FILE;
+                        if (!(flags & O_APPEND) && S_ISREG(st.st_mode))
+                                access |= LANDLOCK_ACCESS_FS_TRUNCATE;
+                }
+                /* A rule on the very inode behind the fd, whatever its path. */
+                int r = add_rule_fd(ruleset, fd, access & handled, "stdio", e);
+                if (r < 0)
+                        return r;
+        }
         return 0;
 }
 
@@ -80,7 +120,8 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct
                 snprintf(what, size, "landlock: not in this kernel");
                 return 1;
         }
-        attr.handled_access_fs = TREE_V1 | (abi >= 2 ? LANDLOCK_ACCESS_FS_REFER : 0);
+        attr.handled_access_fs = TREE_V1 | (abi >= 2 ? LANDLOCK_ACCESS_FS_REFER : 0) |
+                                 (abi >= 3 ? LANDLOCK_ACCESS_FS_TRUNCATE : 0);
         attr_size = offsetof(struct sbx_ruleset_attr, handled_access_net);
         if (abi >= 6) {
                 /* No abstract unix socket outside the jail (they live per network
@@ -101,10 +142,12 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct
                 const struct sbx_mount *m = &p->mounts[i];
                 if (m->kind != SBX_MOUNT_RW && m->kind != SBX_MOUNT_TMPFS)
                         continue;
-                if ((r = add_rule(ruleset, m->dest, WRITE_TREE | LANDLOCK_ACCESS_FS_REFER, attr.handled_access_fs, e)) < 0)
+                if ((r = add_rule(ruleset, m->dest, WRITE_TREE, attr.handled_access_fs, e)) < 0)
                         return r;
         }
-        if ((r = add_rule(ruleset, "/dev/shm", WRITE_TREE | LANDLOCK_ACCESS_FS_REFER, attr.handled_access_fs, e)) < 0)
+        if ((r = add_rule(ruleset, "/dev/shm", WRITE_TREE, attr.handled_access_fs, e)) < 0 ||
+            (r = add_rule(ruleset, "/dev", DEV_FILES, attr.handled_access_fs, e)) < 0 ||
+            (r = add_stdio_rules(ruleset, attr.handled_access_fs, e)) < 0)
                 return r;
         if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
                 return sbx_error_set(e, "landlock", errno, "landlock_restrict_self", "", "cannot enforce ruleset");

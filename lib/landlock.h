@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Stage 4d, Landlock: the command's process, after no_new_privs, before seccomp,
  * inside the final root.  Rules mirror the plan: read and execute everywhere the view
- * shows (it holds only the plan's binds), write only where the plan binds read-write;
- * abstract unix sockets and signals scoped to the jail where the ABI has it. */
+ * shows (it holds only the plan's binds), write only where the plan binds read-write,
+ * the caller's stdio only as it was opened; abstract unix sockets and signals scoped
+ * to the jail where the ABI has it. */
 #pragma once
 
 #include <stdbool.h>

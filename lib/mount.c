@@ -41,9 +41,13 @@ static const struct {
 /* /proc files that reveal the host (kernel memory, keys, timers with host pids and
  * command names) are hidden behind /dev/null; /proc itself is mounted read-only, which
  * makes /proc/sys and /proc/sysrq-trigger read-only even to a uid 0 inside. */
-/* (kcore, kmsg and kallsyms need capabilities the jail never has.) */
+/* Also the files only root may read (mode 0400), which a uid 0 without capabilities
+ * still can: page flags and slab, vmalloc and zone layouts help kernel exploits.
+ * (kcore, kmsg and kallsyms need capabilities the jail never has.) */
 static const char *const proc_masks[] = {
-        "proc/keys", "proc/key-users", "proc/timer_list", "proc/sched_debug", "proc/latency_stats",
+        "proc/keys",       "proc/key-users",   "proc/timer_list",  "proc/sched_debug",
+        "proc/latency_stats", "proc/kpageflags", "proc/kpagecount", "proc/kpagecgroup",
+        "proc/slabinfo",   "proc/pagetypeinfo", "proc/vmallocinfo",
 };
 
 static int openat2_in_root(int root, const char *path, int flags)

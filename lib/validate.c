@@ -12,14 +12,22 @@
 
 #include "cleanup.h"
 
+static inline void fclosep(FILE **f)
+{
+        if (*f)
+                fclose(*f);
+}
+
 #define SYSTEM_COPY_MAX (256L * 1024)
 
-/* Kernel interfaces: a bind of these would hand the jail the host's knobs. */
-static const char *const kernel_trees[] = { "/proc", "/sys", "/dev" };
+/* Kernel interfaces: a bind of these would hand the jail the host's knobs; and /run,
+ * the host's sockets (a read-only mount does not stop connect(): systemd's and
+ * D-Bus's sockets would answer the jail's uid 0). */
+static const char *const kernel_trees[] = { "/proc", "/sys", "/dev", "/run" };
 /* A workspace is bound read-write: never the system or its configuration. */
 static const char *const system_trees[] = { "/etc", "/usr", "/boot", "/bin", "/sbin", "/lib",
                                             "/lib32", "/lib64", "/libx32", "/var/lib",
-                                            "/var/log", "/run/sandboxd" };
+                                            "/var/log", "/run" };
 
 static bool path_is_under(const char *path, const char *root)
 {
@@ -34,6 +42,71 @@ static bool path_is_under_any(const char *path, const char *const *roots, size_t
                 if (path_is_under(path, roots[i]))
                         return true;
         return false;
+}
+
+/* @path lies in one of @roots, or holds one: binding "/", "/var" or "/run" would carry
+ * the trees beneath along (a recursive bind), kernel knobs and host sockets with them. */
+static bool path_overlaps_any(const char *path, const char *const *roots, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                if (path_is_under(path, roots[i]) || path_is_under(roots[i], path) || strcmp(path, "/") == 0)
+                        return true;
+        return false;
+}
+
+/* File systems that are the kernel's interfaces, or the host's IPC: never inside a
+ * bind, wherever they are mounted (a container's own /proc under /var/lib/…, a
+ * cgroupfs, a devpts with the host's terminals, an mqueue with its queues). */
+static const char *const kernel_fstypes[] = {
+        "proc",   "sysfs",    "cgroup",      "cgroup2", "debugfs", "tracefs", "securityfs",
+        "bpf",    "configfs", "binfmt_misc", "efivarfs", "pstore", "fusectl", "devtmpfs",
+        "devpts", "mqueue",   "rpc_pipefs",  "nfsd",
+};
+
+/* Undoes mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape(char *s)
+{
+        char *out = s;
+
+        for (; *s; s++) {
+                if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+                        *out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+                        s += 3;
+                } else {
+                        *out++ = *s;
+                }
+        }
+        *out = '\0';
+}
+
+/* Refuses @real when a kernel file system is mounted at or below it. */
+static int check_submounts(const char *real, const char *shown, struct sbx_error *e)
+{
+        _cleanup_(fclosep) FILE *f = fopen("/proc/self/mountinfo", "re");
+        _cleanup_free_ char *line = NULL;
+        size_t size = 0;
+
+        if (!f)
+                return sbx_error_set(e, "validate", errno, "open", "/proc/self/mountinfo", "cannot list mounts to check '%s'", shown);
+        while (getline(&line, &size, f) > 0) {
+                char mp[4096], fstype[64];
+                const char *sep = strstr(line, " - ");
+
+                /* id parent maj:min root MOUNTPOINT opts... - FSTYPE source superopts */
+                if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1 || sscanf(sep + 3, "%63s", fstype) != 1)
+                        continue;
+                unescape(mp);
+                if (!path_is_under(mp, real))
+                        continue;
+                for (size_t i = 0; i < ELEMENTSOF(kernel_fstypes); i++)
+                        if (strcmp(fstype, kernel_fstypes[i]) == 0) {
+                                int r = sbx_error_set(e, "validate", EPERM, "", shown,
+                                                      "'%s' holds a %s mount at '%s', a kernel interface", real, fstype, mp);
+                                sbx_error_hint(e, "bind a directory below it that holds no such mount");
+                                return r;
+                        }
+        }
+        return 0;
 }
 
 /* The canonical path of what @fd refers to: the kernel's own answer, so symlinks,
@@ -116,12 +189,14 @@ static int open_user_bind(struct sbx_mount *m, struct sbx_error *e)
         r = fd_path(fd, real, sizeof(real), m->source, e);
         if (r < 0)
                 return r;
-        if (path_is_under_any(real, kernel_trees, ELEMENTSOF(kernel_trees))) {
+        if (path_overlaps_any(real, kernel_trees, ELEMENTSOF(kernel_trees))) {
                 r = sbx_error_set(e, "validate", EPERM, "", m->source,
-                                  "bind source resolves to '%s', a kernel interface", real);
-                sbx_error_hint(e, "the jail has its own /proc and /dev; /sys is never bound");
+                                  "bind source resolves to '%s', which is or holds a kernel interface or the host's sockets", real);
+                sbx_error_hint(e, "the jail has its own /proc and /dev; /sys and /run are never bound; bind a directory below '/'");
                 return r;
         }
+        if ((r = check_submounts(real, m->source, e)) < 0)
+                return r;
         if (fstat(fd, &st) < 0)
                 return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect bind source");
         if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
@@ -177,8 +252,8 @@ static int resolve_workspace(struct sbx_plan *p, struct sbx_error *e)
         r = fd_path(fd, real, sizeof(real), ws, e);
         if (r < 0)
                 return r;
-        if (strcmp(real, "/") == 0 || path_is_under_any(real, kernel_trees, ELEMENTSOF(kernel_trees)) ||
-            path_is_under_any(real, system_trees, ELEMENTSOF(system_trees))) {
+        if (path_overlaps_any(real, kernel_trees, ELEMENTSOF(kernel_trees)) ||
+            path_overlaps_any(real, system_trees, ELEMENTSOF(system_trees))) {
                 r = sbx_error_set(e, "validate", EPERM, "", real, "refusing to bind a system directory read-write as the workspace");
                 sbx_error_hint(e, "run from, or pass --workspace, a project directory");
                 return r;

@@ -94,10 +94,12 @@ static int add_stdio_rules(int ruleset, uint64_t handled, struct sbx_error *e)
                         if (!(flags & O_APPEND) && S_ISREG(st.st_mode))
                                 access |= LANDLOCK_ACCESS_FS_TRUNCATE;
                 }
-                /* A rule on the very inode behind the fd, whatever its path. */
-                int r = add_rule_fd(ruleset, fd, access & handled, "stdio", e);
-                if (r < 0)
-                        return r;
+                /* A rule on the very inode behind the fd, whatever its path.  A memfd
+                 * or other file of an internal mount takes none (EBADFD) and needs
+                 * none: Landlock lets internal file systems through. */
+                struct landlock_path_beneath_attr pb = { .allowed_access = access & handled, .parent_fd = fd };
+                if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0 && errno != EBADFD)
+                        return sbx_error_set(e, "landlock", errno, "landlock_add_rule", "stdio", "cannot add a rule for fd %d", fd);
         }
         return 0;
 }

@@ -87,3 +87,17 @@ for f in /proc/kpageflags /proc/kpagecount /proc/slabinfo /proc/vmallocinfo /pro
 		t_fail "$f unreadable inside" "probe did not run: $(run_info)"
 	fi
 done
+
+# ---- stdio on an internal file system (a memfd, as harnesses use to capture output)
+if out=$("$PYTHON" - "$SBX_RUN" "$WS" <<'PY'
+import os, subprocess, sys
+fd = os.memfd_create("sbx-test-out")
+rc = subprocess.run([sys.argv[1], "--workspace", sys.argv[2], "--", "/bin/echo", "captured"], stdout=fd, stderr=fd).returncode
+os.lseek(fd, 0, 0)
+print(rc, os.read(fd, 4096).decode(errors="replace").strip().replace("\n", "|"))
+PY
+); then
+	if [[ $out == "0 captured" ]]; then t_ok "stdout on a memfd works"; else t_fail "stdout on a memfd works" "got: $out"; fi
+else
+	t_fail "stdout on a memfd works" "python helper failed"
+fi

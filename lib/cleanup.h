@@ -4,6 +4,7 @@
 #pragma once
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -15,6 +16,12 @@ static inline void closep(const int *fd)
                 close(*fd);
                 errno = saved;
         }
+}
+
+static inline void fclosep(FILE **f)
+{
+        if (*f)
+                fclose(*f);
 }
 
 #define _cleanup_(f) __attribute__((cleanup(f)))

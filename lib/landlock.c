@@ -56,22 +56,23 @@ int sbx_landlock_abi(void)
         return abi < 0 ? 0 : (int)abi;
 }
 
-static int add_rule_fd(int ruleset, int fd, uint64_t access, const char *what, struct sbx_error *e)
+/* A rule on the inode behind @fd; -errno, so a caller may tolerate a refusal. */
+static int rule_beneath(int ruleset, int fd, uint64_t access)
 {
         struct landlock_path_beneath_attr pb = { .allowed_access = access, .parent_fd = fd };
 
-        if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
-                return sbx_error_set(e, "landlock", errno, "landlock_add_rule", what, "cannot add rule");
-        return 0;
+        return syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0 ? -errno : 0;
 }
 
 static int add_rule(int ruleset, const char *path, uint64_t access, uint64_t handled, struct sbx_error *e)
 {
         _cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
+        int r;
 
         if (fd < 0)
                 return sbx_error_set(e, "landlock", errno, "open", path, "cannot open path for a rule");
-        return add_rule_fd(ruleset, fd, access & handled, path, e);
+        r = rule_beneath(ruleset, fd, access & handled);
+        return r < 0 ? sbx_error_set(e, "landlock", r, "landlock_add_rule", path, "cannot add rule") : 0;
 }
 
 /* The caller's stdio may be files or ttys outside the jail's tree.  Reopening them
@@ -97,9 +98,9 @@ static int add_stdio_rules(int ruleset, uint64_t handled, struct sbx_error *e)
                 /* A rule on the very inode behind the fd, whatever its path.  A memfd
                  * or other file of an internal mount takes none (EBADFD) and needs
                  * none: Landlock lets internal file systems through. */
-                struct landlock_path_beneath_attr pb = { .allowed_access = access & handled, .parent_fd = fd };
-                if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0 && errno != EBADFD)
-                        return sbx_error_set(e, "landlock", errno, "landlock_add_rule", "stdio", "cannot add a rule for fd %d", fd);
+                int r = rule_beneath(ruleset, fd, access & handled);
+                if (r < 0 && r != -EBADFD)
+                        return sbx_error_set(e, "landlock", r, "landlock_add_rule", "stdio", "cannot add a rule for fd %d", fd);
         }
         return 0;
 }

@@ -248,6 +248,17 @@ static int clone_bind(const struct sbx_mount *m, struct sbx_error *e)
         return clone_tree(source, "", attrs, m->dest, e);
 }
 
+/* A fresh file system of @type (its own source name too) at @dest in @root. */
+static int mount_new(int root, const char *dest, const char *type, unsigned long flags, const char *data,
+                     struct sbx_error *e)
+{
+        _cleanup_close_ int target = mount_point(root, dest, true, e);
+
+        if (target < 0)
+                return target;
+        return mount_on_fd(type, target, type, flags, data, dest, e);
+}
+
 static int apply_one(int root, const struct sbx_mount *m, int tree, struct sbx_error *e)
 {
         _cleanup_close_ int target = -1;
@@ -265,11 +276,8 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, struct sbx_e
         case SBX_MOUNT_COPY:
                 return copy_file(root, m, e);
         case SBX_MOUNT_TMPFS:
-                target = mount_point(root, m->dest, true, e);
-                if (target < 0)
-                        return target;
                 snprintf(data, sizeof(data), "mode=1777,size=%llu", (unsigned long long)m->size);
-                return mount_on_fd("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, data, m->dest, e);
+                return mount_new(root, m->dest, "tmpfs", MS_NOSUID | MS_NODEV, data, e);
         case SBX_MOUNT_RO:
         case SBX_MOUNT_RW:
                 target = mount_point(root, m->dest, m->is_dir, e);
@@ -310,40 +318,22 @@ static int make_dev_nodes(int root, int dev, bool userns, struct sbx_error *e)
 
 static int apply_dev(int root, bool userns, struct sbx_error *e)
 {
-        _cleanup_close_ int dev = mount_point(root, "/dev", true, e);
+        _cleanup_close_ int dev = -1;
         int r;
 
-        if (dev < 0)
-                return dev;
         /* Not nodev: it holds the nodes (made here as root).  Read-only once built
          * (a device node stays writable on a read-only mount), and the jail can make
          * no node of its own (no CAP_MKNOD, no Landlock MAKE_CHAR/MAKE_BLOCK). */
-        r = mount_on_fd("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k", "/dev", e);
+        r = mount_new(root, "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k", e);
         if (r < 0)
                 return r;
-        /* The fd we have is the directory under the new tmpfs; take the tmpfs. */
-        close(dev);
         dev = openat2_in_root(root, "dev", O_PATH | O_DIRECTORY);
         if (dev < 0)
                 return sbx_error_set(e, "mount", errno, "openat2", "/dev", "cannot open the new /dev");
-        if ((r = make_dev_nodes(root, dev, userns, e)) < 0)
+        if ((r = make_dev_nodes(root, dev, userns, e)) < 0 ||
+            (r = mount_new(root, "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620", e)) < 0 ||
+            (r = mount_new(root, "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m", e)) < 0)
                 return r;
-        {
-                _cleanup_close_ int pts = mount_point(root, "/dev/pts", true, e);
-                if (pts < 0)
-                        return pts;
-                r = mount_on_fd("devpts", pts, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620", "/dev/pts", e);
-                if (r < 0)
-                        return r;
-        }
-        {
-                _cleanup_close_ int shm = mount_point(root, "/dev/shm", true, e);
-                if (shm < 0)
-                        return shm;
-                r = mount_on_fd("tmpfs", shm, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m", "/dev/shm", e);
-                if (r < 0)
-                        return r;
-        }
         for (size_t i = 0; i < ELEMENTSOF(dev_links); i++)
                 if (symlinkat(dev_links[i].target, root, dev_links[i].path) < 0)
                         return sbx_error_set(e, "mount", errno, "symlinkat", dev_links[i].path, "cannot create /dev link");
@@ -355,16 +345,13 @@ static int apply_dev(int root, bool userns, struct sbx_error *e)
 
 static int apply_proc(int root, bool userns, struct sbx_error *e)
 {
-        _cleanup_close_ int proc = mount_point(root, "/proc", true, e);
         int r;
 
-        if (proc < 0)
-                return proc;
         /* Our own PID namespace's /proc, read-only: no sysctl, no sysrq, no
          * /proc/self/... writes that could reach past the jail. */
-        r = mount_on_fd("proc", proc, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL, "/proc", e);
+        r = mount_new(root, "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL, e);
         if (r < 0) {
-                if (userns && errno == EPERM)
+                if (userns && r == -EPERM)
                         sbx_error_hint(e, "the host /proc has paths masked (a container?): the kernel refuses a new /proc in a user namespace; run as root or through sandboxd");
                 return r;
         }

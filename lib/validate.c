@@ -12,12 +12,6 @@
 
 #include "cleanup.h"
 
-static inline void fclosep(FILE **f)
-{
-        if (*f)
-                fclose(*f);
-}
-
 #define SYSTEM_COPY_MAX (256L * 1024)
 
 /* Kernel interfaces: a bind of these would hand the jail the host's knobs; and /run,
@@ -79,32 +73,44 @@ static void unescape(char *s)
         *out = '\0';
 }
 
-/* Refuses @real when a kernel file system is mounted at or below it. */
-static int check_submounts(const char *real, const char *shown, struct sbx_error *e)
+static bool is_kernel_fstype(const char *fstype)
+{
+        for (size_t i = 0; i < ELEMENTSOF(kernel_fstypes); i++)
+                if (strcmp(fstype, kernel_fstypes[i]) == 0)
+                        return true;
+        return false;
+}
+
+/* Refuses every bind of the caller's (the workspace among them) with a kernel file
+ * system mounted at or below it: one pass over the host's mount table. */
+static int check_submounts(const struct sbx_plan *p, struct sbx_error *e)
 {
         _cleanup_(fclosep) FILE *f = fopen("/proc/self/mountinfo", "re");
         _cleanup_free_ char *line = NULL;
         size_t size = 0;
 
         if (!f)
-                return sbx_error_set(e, "validate", errno, "open", "/proc/self/mountinfo", "cannot list mounts to check '%s'", shown);
+                return sbx_error_set(e, "validate", errno, "open", "/proc/self/mountinfo", "cannot list mounts to check the binds");
         while (getline(&line, &size, f) > 0) {
                 char mp[4096], fstype[64];
                 const char *sep = strstr(line, " - ");
 
                 /* id parent maj:min root MOUNTPOINT opts... - FSTYPE source superopts */
-                if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1 || sscanf(sep + 3, "%63s", fstype) != 1)
+                if (!sep || sscanf(sep + 3, "%63s", fstype) != 1 || !is_kernel_fstype(fstype) ||
+                    sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1)
                         continue;
                 unescape(mp);
-                if (!path_is_under(mp, real))
-                        continue;
-                for (size_t i = 0; i < ELEMENTSOF(kernel_fstypes); i++)
-                        if (strcmp(fstype, kernel_fstypes[i]) == 0) {
-                                int r = sbx_error_set(e, "validate", EPERM, "", shown,
-                                                      "'%s' holds a %s mount at '%s', a kernel interface", real, fstype, mp);
-                                sbx_error_hint(e, "bind a directory below it that holds no such mount");
-                                return r;
-                        }
+                for (size_t i = 0; i < p->n_mounts; i++) {
+                        const struct sbx_mount *m = &p->mounts[i];
+                        int r;
+
+                        if (m->system || (m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_RW) || !path_is_under(mp, m->source))
+                                continue;
+                        r = sbx_error_set(e, "validate", EPERM, "", m->source,
+                                          "'%s' holds a %s mount at '%s', a kernel interface", m->source, fstype, mp);
+                        sbx_error_hint(e, "bind a directory below it that holds no such mount");
+                        return r;
+                }
         }
         return 0;
 }
@@ -195,8 +201,6 @@ static int open_user_bind(struct sbx_mount *m, struct sbx_error *e)
                 sbx_error_hint(e, "the jail has its own /proc and /dev; /sys and /run are never bound; bind a directory below '/'");
                 return r;
         }
-        if ((r = check_submounts(real, m->source, e)) < 0)
-                return r;
         if (fstat(fd, &st) < 0)
                 return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect bind source");
         if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
@@ -228,7 +232,7 @@ static int check_dest(const struct sbx_mount *m, struct sbx_error *e)
 }
 
 /* The workspace: a directory the caller owns or may write, never the system. */
-static int resolve_workspace(struct sbx_plan *p, struct sbx_error *e)
+static int resolve_workspace(struct sbx_plan *p, struct stat *ret_st, struct sbx_error *e)
 {
         _cleanup_free_ char *cwd = NULL;
         _cleanup_close_ int fd = -1;
@@ -271,12 +275,13 @@ static int resolve_workspace(struct sbx_plan *p, struct sbx_error *e)
         p->workspace = strdup(real);
         if (!p->workspace)
                 return sbx_error_set(e, "validate", ENOMEM, "", real, "out of memory");
+        *ret_st = st;
         return 0;
 }
 
 /* The workspace goes right after the system view, before the caller's own mounts,
- * so that those can be placed inside it. */
-static int insert_workspace_mount(struct sbx_plan *p, struct sbx_error *e)
+ * so that those can be placed inside it; its identity is the one resolved above. */
+static int insert_workspace_mount(struct sbx_plan *p, const struct stat *st, struct sbx_error *e)
 {
         size_t at = 0;
         struct sbx_mount m;
@@ -288,6 +293,9 @@ static int insert_workspace_mount(struct sbx_plan *p, struct sbx_error *e)
         if (r < 0)
                 return r;
         m = p->mounts[p->n_mounts - 1];
+        m.dev = st->st_dev;
+        m.ino = st->st_ino;
+        m.is_dir = true;
         memmove(&p->mounts[at + 1], &p->mounts[at], (p->n_mounts - 1 - at) * sizeof(m));
         p->mounts[at] = m;
         return r;
@@ -303,6 +311,7 @@ static void drop_mount(struct sbx_plan *p, size_t i)
 
 int sbx_validate(struct sbx_plan *p, struct sbx_error *e)
 {
+        struct stat ws;
         int r;
 
         /* A setuid sbx-run would make every option a privilege; refuse to be one. */
@@ -312,10 +321,7 @@ int sbx_validate(struct sbx_plan *p, struct sbx_error *e)
         p->gid = getgid();
         p->userns = geteuid() != 0;
 
-        r = resolve_workspace(p, e);
-        if (r < 0)
-                return r;
-        r = insert_workspace_mount(p, e);
+        r = resolve_workspace(p, &ws, e);
         if (r < 0)
                 return r;
 
@@ -335,5 +341,8 @@ int sbx_validate(struct sbx_plan *p, struct sbx_error *e)
                 else
                         i++;
         }
-        return 0;
+        r = insert_workspace_mount(p, &ws, e);
+        if (r < 0)
+                return r;
+        return check_submounts(p, e);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/cleanup.h"
 #include "../lib/jail.h"
 #include "../lib/validate.h"
 #include "options.h"
@@ -55,7 +56,7 @@ static void default_hint(struct sbx_error *e)
 
         if (e->hint[0])
                 return;
-        for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
+        for (size_t i = 0; i < ELEMENTSOF(hints); i++)
                 if (strcmp(e->stage, hints[i].stage) == 0) {
                         sbx_error_hint(e, "%s", hints[i].hint);
                         return;

@@ -311,7 +311,7 @@ static void drop_mount(struct sbx_plan *p, size_t i)
 
 int sbx_validate(struct sbx_plan *p, struct sbx_error *e)
 {
-        struct stat ws;
+        struct stat ws = { 0 };
         int r;
 
         /* A setuid sbx-run would make every option a privilege; refuse to be one. */

@@ -3,6 +3,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
+PROFILEDIR = $(PREFIX)/share/sbx/profiles
 VERSION = 0.1
 
 CC ?= cc
@@ -12,24 +13,27 @@ B = build
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
        -Wimplicit-fallthrough -fno-common
-BASE_CFLAGS = -std=gnu17 -D_GNU_SOURCE -DSBX_VERSION='"$(VERSION)"' $(WARN) -g
+BASE_CFLAGS = -std=gnu17 -D_GNU_SOURCE -DSBX_VERSION='"$(VERSION)"' -DSBX_PROFILE_DIR='"$(PROFILEDIR)"' $(WARN) -g
 HARDEN = -O2 -fstack-protector-strong -D_FORTIFY_SOURCE=3 -fPIE
 HARDEN_LD = -pie -Wl,-z,relro,-z,now
 SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
            clang libclang-rt-dev bubblewrap mandoc python3
-RUN_LIBS = $(shell $(PKG_CONFIG) --libs libcap libmnl 2>/dev/null)
+RUN_LIBS = $(shell $(PKG_CONFIG) --libs libcap libmnl yaml-0.1 libseccomp 2>/dev/null)
 SECCOMP_LIBS = $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
 
-# libsbx: every stage of the jail.  seccomp.c (libseccomp) only in the build-time
-# generator: sbx-run installs the filter it produced.
-LIB_SRCS = lib/error.c lib/json.c lib/plan.c lib/defaults.c lib/parse.c lib/validate.c \
-           lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/landlock.c lib/seccomp-apply.c \
+# libsbx: every stage of the jail.  The default seccomp filter is compiled at build time
+# (gen-seccomp) and embedded; seccomp.c compiles at launch only a profile's additions.
+LIB_SRCS = lib/error.c lib/strv.c lib/json.c lib/plan.c lib/defaults.c lib/parse.c lib/validate.c \
+           lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
            lib/sync.c lib/exec.c lib/init.c lib/jail.c
-RUN_SRCS = sbx-run/options.c sbx-run/summary.c sbx-run/main.c
-GEN_SRC = $(B)/gen/seccomp_builtin.c
-HDRS = $(wildcard lib/*.h sbx-run/*.h)
+# policy/: profiles, command rules, the shell tokenizer (libyaml links only here).
+POLICY_SRCS = $(sort $(wildcard policy/*.c))
+RUN_SRCS = sbx-run/options.c sbx-run/prepare.c sbx-run/summary.c sbx-run/main.c
+PROFILES = $(sort $(wildcard profiles/*.yaml))
+GEN_SRC = $(B)/gen/seccomp_builtin.c $(B)/gen/profiles_builtin.c
+HDRS = $(wildcard lib/*.h policy/*.h sbx-run/*.h)
 UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 FUZZERS = $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
@@ -47,20 +51,28 @@ deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "deps: missing$$missing; run: sudo apt-get install$$missing"; exit 1; fi
 
-$(B)/gen-seccomp: tools/gen-seccomp.c lib/seccomp.c lib/seccomp-apply.c lib/error.c $(HDRS)
+$(B)/gen-seccomp: tools/gen-seccomp.c lib/seccomp.c lib/seccomp-apply.c lib/error.c lib/parse.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -O2 -o $@ tools/gen-seccomp.c lib/seccomp.c lib/seccomp-apply.c lib/error.c $(SECCOMP_LIBS)
+	$(CC) $(BASE_CFLAGS) -O2 -o $@ tools/gen-seccomp.c lib/seccomp.c lib/seccomp-apply.c lib/error.c lib/parse.c $(SECCOMP_LIBS)
 
-$(GEN_SRC): $(B)/gen-seccomp
+$(B)/gen/seccomp_builtin.c: $(B)/gen-seccomp
 	@mkdir -p $(@D)
 	$(B)/gen-seccomp > $@.tmp && mv $@.tmp $@
 
-$(B)/sbx-run: $(LIB_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HDRS)
-	$(CC) $(BASE_CFLAGS) $(HARDEN) $(CFLAGS) -o $@ $(LIB_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HARDEN_LD) $(LDFLAGS) $(RUN_LIBS)
-
-$(B)/asan/sbx-run: $(LIB_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HDRS)
+$(B)/embed-profiles: tools/embed-profiles.c
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $(LIB_SRCS) $(RUN_SRCS) $(GEN_SRC) $(RUN_LIBS)
+	$(CC) $(BASE_CFLAGS) -O2 -o $@ $<
+
+$(B)/gen/profiles_builtin.c: $(B)/embed-profiles $(PROFILES)
+	@mkdir -p $(@D)
+	$(B)/embed-profiles $(PROFILES) > $@.tmp && mv $@.tmp $@
+
+$(B)/sbx-run: $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HDRS)
+	$(CC) $(BASE_CFLAGS) $(HARDEN) $(CFLAGS) -o $@ $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HARDEN_LD) $(LDFLAGS) $(RUN_LIBS)
+
+$(B)/asan/sbx-run: $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(RUN_LIBS)
 
 # The probe runs inside jails: static, so it needs nothing from the jail's /usr.
 $(B)/probe: tests/probe/probe.c
@@ -68,18 +80,18 @@ $(B)/probe: tests/probe/probe.c
 	$(CC) -static -O2 -std=gnu17 -Wall -Wextra -Werror -o $@ $<
 
 # Unit tests link the library pieces they test, under ASan+UBSan.
-$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_SRCS) sbx-run/options.c $(HDRS)
+$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< $(LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
 
 # Fuzz targets double as corpus regression tests (a plain main over the corpus).
-$(B)/fuzz/%-regress: tests/fuzz/%.c tests/fuzz/regress_main.c $(LIB_SRCS) sbx-run/options.c $(HDRS)
+$(B)/fuzz/%-regress: tests/fuzz/%.c tests/fuzz/regress_main.c $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< tests/fuzz/regress_main.c $(LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< tests/fuzz/regress_main.c $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
 
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) sbx-run/options.c $(HDRS)
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(BASE_CFLAGS) -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+	$(CLANG) $(BASE_CFLAGS) -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
 
 unit: $(GEN_SRC) $(addprefix $(B)/tests/,$(UNIT_TESTS)) $(addprefix $(B)/fuzz/,$(addsuffix -regress,$(FUZZERS)))
 asan: $(B)/asan/sbx-run
@@ -95,7 +107,9 @@ demo: deps all
 
 bench: deps all
 	$(CC) -O2 -std=gnu17 -D_GNU_SOURCE -Wall -Wextra -Werror -o $(B)/bench-launch bench/launch.c
+	$(CC) $(BASE_CFLAGS) -O2 -o $(B)/bench-profile bench/profile.c $(LIB_SRCS) $(POLICY_SRCS) $(GEN_SRC) $(RUN_LIBS)
 	bash bench/run.sh $(B)/sbx-run
+	$(B)/bench-profile workspace strict git
 
 FUZZ_SECONDS ?= 60
 fuzz: $(GEN_SRC) $(addprefix $(B)/fuzz/,$(FUZZERS))
@@ -105,16 +119,18 @@ fuzz: $(GEN_SRC) $(addprefix $(B)/fuzz/,$(FUZZERS))
 	done
 
 install: $(B)/sbx-run
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(PROFILEDIR)
 	install -m 0755 $(B)/sbx-run $(DESTDIR)$(BINDIR)/sbx-run
 	install -m 0644 man/sbx-run.1 $(DESTDIR)$(MANDIR)/man1/sbx-run.1
+	install -m 0644 man/sbx-profile.5 $(DESTDIR)$(MANDIR)/man5/sbx-profile.5
+	install -m 0644 $(PROFILES) $(DESTDIR)$(PROFILEDIR)/
 
 # cppcheck cannot see __attribute__((cleanup)), so its leak reports on _cleanup_free_
 # variables are noise; leaks are LeakSanitizer's job in make check.
 analyze: $(GEN_SRC)
 	cppcheck --std=c11 --enable=warning,portability,performance --error-exitcode=1 --inline-suppr \
-	  --suppress=missingIncludeSystem --suppress=memleak -D_GNU_SOURCE -q lib sbx-run tools
-	clang-tidy --quiet $(LIB_SRCS) $(RUN_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
+	  --suppress=missingIncludeSystem --suppress=memleak -D_GNU_SOURCE -q lib policy sbx-run tools
+	clang-tidy --quiet $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
 
 clean:
 	rm -rf $(B)

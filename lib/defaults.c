@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The built-in `workspace` plan, which stands until YAML profiles arrive: the system
- * seen read-only, a minimal /etc, a private /tmp, an environment built from nothing. */
+/* The system view a profile's `filesystem.system: true` gives: the system trees seen
+ * read-only and a minimal /etc.  Everything else a plan holds comes from its profile. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +28,6 @@ static const char *const etc_paths[] = {
         "/etc/shells", "/etc/mtab", "/etc/terminfo", "/etc/magic", "/etc/perl",
 };
 
-#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-#define DEFAULT_TMP_SIZE (256ull << 20)
-#define DEFAULT_PIDS 1024
 
 /* Only recorded here; validation opens each, turns host symlinks into symlinks and
  * drops what the host lacks, so that the plan itself does no I/O. */
@@ -45,9 +42,9 @@ static int add_host_entry(struct sbx_plan *p, const char *path, struct sbx_error
         return 0;
 }
 
-/* TERM and LANG come from the caller only when they look like what they are:
- * they are read by terminfo and locale code inside the jail. */
-static bool is_tame_value(const char *v)
+/* TERM, LANG and LC_* are read by terminfo and locale code inside the jail: passed
+ * from the caller only when they look like what they are. */
+bool sbx_env_value_is_tame(const char *v)
 {
         if (!v || !*v || strlen(v) > 64)
                 return false;
@@ -57,26 +54,19 @@ static bool is_tame_value(const char *v)
         return true;
 }
 
-static uint64_t half_of_ram(void)
+uint64_t sbx_physical_memory(void)
 {
         long pages = sysconf(_SC_PHYS_PAGES);
         long size = sysconf(_SC_PAGESIZE);
 
         if (pages <= 0 || size <= 0)
                 return 0;
-        return (uint64_t)pages * (uint64_t)size / 2;
+        return (uint64_t)pages * (uint64_t)size;
 }
 
-int sbx_plan_default_workspace(struct sbx_plan *p, struct sbx_error *e)
+int sbx_plan_add_system_view(struct sbx_plan *p, struct sbx_error *e)
 {
-        const char *term = getenv("TERM");
-        const char *lang = getenv("LANG");
         int r;
-
-        p->name = strdup("workspace");
-        p->hostname = strdup("sbx");
-        if (!p->name || !p->hostname)
-                return sbx_error_set(e, "plan", ENOMEM, "", "", "out of memory");
 
         for (size_t i = 0; i < sizeof(system_paths) / sizeof(system_paths[0]); i++)
                 if ((r = add_host_entry(p, system_paths[i], e)) < 0)
@@ -84,24 +74,5 @@ int sbx_plan_default_workspace(struct sbx_plan *p, struct sbx_error *e)
         for (size_t i = 0; i < sizeof(etc_paths) / sizeof(etc_paths[0]); i++)
                 if ((r = add_host_entry(p, etc_paths[i], e)) < 0)
                         return r;
-        /* /tmp before the workspace: a workspace under /tmp is then bound on top of
-         * the private tmpfs rather than hidden by it. */
-        r = sbx_plan_add_mount(p, SBX_MOUNT_TMPFS, NULL, "/tmp", DEFAULT_TMP_SIZE, e);
-        if (r < 0)
-                return r;
-        p->mounts[p->n_mounts - 1].system = true;
-
-        if ((r = sbx_plan_set_env(p, "PATH", DEFAULT_PATH, e)) < 0 ||
-            (r = sbx_plan_set_env(p, "HOME", "/tmp", e)) < 0 ||
-            (r = sbx_plan_set_env(p, "TERM", is_tame_value(term) ? term : "dumb", e)) < 0 ||
-            (r = sbx_plan_set_env(p, "LANG", is_tame_value(lang) ? lang : "C.UTF-8", e)) < 0)
-                return r;
-
-        /* Default limits keep a runaway command off the host.  They are applied where a
-         * cgroup can be had; unprivileged without one, they are reported as weakened.
-         * Limits the caller asks for explicitly are never weakened. */
-        p->limits.pids = DEFAULT_PIDS;
-        p->limits.memory = half_of_ram();
-        p->optional |= SBX_HARDEN_CGROUP;
         return 0;
 }

@@ -62,6 +62,8 @@ void sbx_error_format(const struct sbx_error *e, char *buf, size_t size)
         else if (e->path[0])
                 snprintf(where, sizeof(where), ": '%s'", e->path);
 
-        snprintf(buf, size, "%s: %s%s: %s%s%s%s", e->stage, e->msg, where, strerror(e->errnum),
-                 e->hint[0] ? " (" : "", e->hint, e->hint[0] ? ")" : "");
+        /* The system's words only where a system call failed: a refusal of sbx's own
+         * says everything in its message. */
+        snprintf(buf, size, "%s: %s%s%s%s%s%s%s", e->stage, e->msg, where, e->syscall[0] ? ": " : "",
+                 e->syscall[0] ? strerror(e->errnum) : "", e->hint[0] ? " (" : "", e->hint, e->hint[0] ? ")" : "");
 }

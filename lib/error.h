@@ -11,7 +11,7 @@ struct sbx_error {
         char stage[24];     /* pipeline stage: "options", "mount", "seccomp", ... */
         char syscall[24];   /* the call that failed, "" when not a syscall */
         char path[256];     /* the path it was about, "" when none */
-        char msg[256];      /* what sbx was doing */
+        char msg[512];      /* what sbx was doing */
         char hint[256];     /* how to fix it */
 };
 

@@ -61,8 +61,9 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
                 (void)sigaction(sig, &dfl, NULL);
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
-        if (chdir(p->workspace) < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "exec", errno, "chdir", p->workspace, "cannot enter the workspace"), &e));
+        const char *cwd = p->workdir ? p->workdir : p->workspace_mode != SBX_WS_NONE ? p->workspace : "/";
+        if (chdir(cwd) < 0)
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "exec", errno, "chdir", cwd, "cannot enter the working directory"), &e));
 
         if (sbx_privs_drop(p, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
@@ -171,10 +172,10 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         /* 3. cgroup (v1: join now), then a cgroup namespace rooted there. */
         if (sbx_cgroup_join(cg, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
-        if (unshare(CLONE_NEWCGROUP) < 0)
+        if (!(p->ns_shared & SBX_NS_SHARE_CGROUP) && unshare(CLONE_NEWCGROUP) < 0)
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, "cgroup", errno, "unshare", "CLONE_NEWCGROUP", "cannot make a cgroup namespace"), &e));
         /* 4. Host name and network. */
-        if (sethostname(p->hostname, strlen(p->hostname)) < 0)
+        if (!(p->ns_shared & SBX_NS_SHARE_UTS) && sethostname(p->hostname, strlen(p->hostname)) < 0)
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, "uts", errno, "sethostname", p->hostname, "cannot set the hostname"), &e));
         if (p->net == SBX_NET_NONE && sbx_net_loopback_up(&e) < 0)
                 sbx_sync_fail(sync_fd, &e);
@@ -239,7 +240,7 @@ static int userns_hint(struct sbx_error *e)
 static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, int *pidfd, struct sbx_error *e)
 {
         struct clone_args args = {
-                .flags = CLONE_NEWPID | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS | CLONE_PIDFD,
+                .flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_PIDFD,
                 .pidfd = (uint64_t)(uintptr_t)pidfd,
                 .exit_signal = SIGCHLD,
         };
@@ -247,6 +248,10 @@ static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, i
 
         if (p->net == SBX_NET_NONE)
                 args.flags |= CLONE_NEWNET;
+        if (!(p->ns_shared & SBX_NS_SHARE_UTS))
+                args.flags |= CLONE_NEWUTS;
+        if (!(p->ns_shared & SBX_NS_SHARE_IPC))
+                args.flags |= CLONE_NEWIPC;
         if (p->userns)
                 args.flags |= CLONE_NEWUSER;
         if (cg->clone_fd >= 0) {

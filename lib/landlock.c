@@ -120,7 +120,8 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct
                         sbx_error_hint(e, "boot with lsm=landlock,... or mark landlock optional in the profile");
                         return r;
                 }
-                snprintf(what, size, "landlock: not in this kernel");
+                snprintf(what, size, p->exec_restricted ? "landlock: not in this kernel; the execute allowlist rests on noexec mounts alone"
+                                                        : "landlock: not in this kernel");
                 return 1;
         }
         attr.handled_access_fs = TREE_V1 | (abi >= 2 ? LANDLOCK_ACCESS_FS_REFER : 0) |
@@ -139,16 +140,23 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct
         ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0);
         if (ruleset < 0)
                 return sbx_error_set(e, "landlock", errno, "landlock_create_ruleset", "", "cannot create ruleset");
-        if ((r = add_rule(ruleset, "/", READ_EXEC, attr.handled_access_fs, e)) < 0)
+        /* Under an execute allowlist, execute is granted file by file below and
+         * nowhere else: not on the system tree, never where the jail may write. */
+        uint64_t no_exec = p->exec_restricted ? LANDLOCK_ACCESS_FS_EXECUTE : 0;
+        if ((r = add_rule(ruleset, "/", READ_EXEC & ~no_exec, attr.handled_access_fs, e)) < 0)
                 return r;
+        for (size_t i = 0; i < p->exec_allow.n; i++)
+                if ((r = add_rule(ruleset, p->exec_allow.v[i], LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE,
+                                  attr.handled_access_fs, e)) < 0)
+                        return r;
         for (size_t i = 0; i < p->n_mounts; i++) {
                 const struct sbx_mount *m = &p->mounts[i];
                 if (m->kind != SBX_MOUNT_RW && m->kind != SBX_MOUNT_TMPFS)
                         continue;
-                if ((r = add_rule(ruleset, m->dest, WRITE_TREE, attr.handled_access_fs, e)) < 0)
+                if ((r = add_rule(ruleset, m->dest, WRITE_TREE & ~no_exec, attr.handled_access_fs, e)) < 0)
                         return r;
         }
-        if ((r = add_rule(ruleset, "/dev/shm", WRITE_TREE, attr.handled_access_fs, e)) < 0 ||
+        if ((r = add_rule(ruleset, "/dev/shm", WRITE_TREE & ~no_exec, attr.handled_access_fs, e)) < 0 ||
             (r = add_rule(ruleset, "/dev", DEV_FILES, attr.handled_access_fs, e)) < 0 ||
             (r = add_stdio_rules(ruleset, attr.handled_access_fs, e)) < 0)
                 return r;

@@ -234,10 +234,15 @@ static int copy_file(int root, const struct sbx_mount *m, struct sbx_error *e)
 }
 
 /* Step 1: every bind's source, cloned while the host's tree is still whole. */
-static int clone_bind(const struct sbx_mount *m, struct sbx_error *e)
+static int clone_bind(const struct sbx_mount *m, bool noexec, struct sbx_error *e)
 {
         _cleanup_close_ int source = -1;
         uint64_t attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (m->kind == SBX_MOUNT_RO ? MOUNT_ATTR_RDONLY : 0);
+
+        /* Under an execute allowlist nothing the jail can write may be run or mapped
+         * executable: Landlock guards execve, noexec also guards the loader's mmap. */
+        if (noexec && m->kind == SBX_MOUNT_RW)
+                attrs |= MOUNT_ATTR_NOEXEC;
 
         /* System entries are root's own paths: cloned by name, one syscall. */
         if (m->system)
@@ -259,7 +264,24 @@ static int mount_new(int root, const char *dest, const char *type, unsigned long
         return mount_on_fd(type, target, type, flags, data, dest, e);
 }
 
-static int apply_one(int root, const struct sbx_mount *m, int tree, struct sbx_error *e)
+/* A profile's mask: a directory under an empty read-only tmpfs, a file under
+ * /dev/null.  What the jail does not have needs no mask. */
+static int apply_mask(int root, const char *dest, struct sbx_error *e)
+{
+        _cleanup_close_ int target = openat2_in_root(root, dest, O_PATH | O_NOFOLLOW);
+        struct stat st;
+
+        if (target < 0)
+                return 0;
+        if (fstat(target, &st) < 0)
+                return sbx_error_set(e, "mount", errno, "fstat", dest, "cannot inspect the path to mask");
+        if (S_ISDIR(st.st_mode))
+                return mount_on_fd("tmpfs", target, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0555,size=4k", dest, e);
+        return attach_tree(AT_FDCWD, "/dev/null", target,
+                           MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV, dest, e);
+}
+
+static int apply_one(int root, const struct sbx_mount *m, int tree, bool noexec, struct sbx_error *e)
 {
         _cleanup_close_ int target = -1;
         _cleanup_close_ int parent = -1;
@@ -277,7 +299,9 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, struct sbx_e
                 return copy_file(root, m, e);
         case SBX_MOUNT_TMPFS:
                 snprintf(data, sizeof(data), "mode=1777,size=%llu", (unsigned long long)m->size);
-                return mount_new(root, m->dest, "tmpfs", MS_NOSUID | MS_NODEV, data, e);
+                return mount_new(root, m->dest, "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), data, e);
+        case SBX_MOUNT_MASK:
+                return apply_mask(root, m->dest, e);
         case SBX_MOUNT_RO:
         case SBX_MOUNT_RW:
                 target = mount_point(root, m->dest, m->is_dir, e);
@@ -316,7 +340,7 @@ static int make_dev_nodes(int root, int dev, bool userns, struct sbx_error *e)
         return 0;
 }
 
-static int apply_dev(int root, bool userns, struct sbx_error *e)
+static int apply_dev(int root, bool userns, bool noexec, struct sbx_error *e)
 {
         _cleanup_close_ int dev = -1;
         int r;
@@ -332,7 +356,7 @@ static int apply_dev(int root, bool userns, struct sbx_error *e)
                 return sbx_error_set(e, "mount", errno, "openat2", "/dev", "cannot open the new /dev");
         if ((r = make_dev_nodes(root, dev, userns, e)) < 0 ||
             (r = mount_new(root, "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620", e)) < 0 ||
-            (r = mount_new(root, "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m", e)) < 0)
+            (r = mount_new(root, "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), "mode=1777,size=64m", e)) < 0)
                 return r;
         for (size_t i = 0; i < ELEMENTSOF(dev_links); i++)
                 if (symlinkat(dev_links[i].target, root, dev_links[i].path) < 0)
@@ -409,7 +433,7 @@ int sbx_mount_apply(const struct sbx_plan *p, struct sbx_error *e)
                 trees[i] = -1;
                 if (m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_RW)
                         continue;
-                trees[i] = clone_bind(m, e);
+                trees[i] = clone_bind(m, p->exec_restricted, e);
                 if (trees[i] < 0) {
                         close_all(trees, i);
                         return trees[i];
@@ -437,10 +461,11 @@ static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_err
                 return sbx_error_set(e, "mount", errno, "open", NEW_ROOT, "cannot open the new root");
         /* 4. The plan's binds, tmpfs and symlinks, in order. */
         for (size_t i = 0; i < p->n_mounts; i++)
-                if ((r = apply_one(root, &p->mounts[i], trees[i], e)) < 0)
+                if ((r = apply_one(root, &p->mounts[i], trees[i], p->exec_restricted, e)) < 0)
                         return r;
         /* 5. /dev and /proc. */
-        if ((r = apply_dev(root, p->userns, e)) < 0 || (r = apply_proc(root, p->userns, e)) < 0)
+        if ((r = apply_dev(root, p->userns, p->exec_restricted, e)) < 0 ||
+            (!p->no_proc && (r = apply_proc(root, p->userns, e)) < 0))
                 return r;
         /* 6. Switch. */
         return enter_root(e);

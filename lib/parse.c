@@ -110,3 +110,30 @@ int sbx_parse_u64(const char *s, uint64_t *ret)
         *ret = whole;
         return 0;
 }
+
+/* Levenshtein distance for "did you mean" hints; short strings only (else 99). */
+unsigned sbx_edit_distance(const char *a, const char *b)
+{
+        unsigned row[64], n = (unsigned)strlen(b);
+
+        if (n >= sizeof(row) / sizeof(row[0]) || strlen(a) >= 64)
+                return 99;
+        for (unsigned j = 0; j <= n; j++)
+                row[j] = j;
+        for (unsigned i = 1; a[i - 1]; i++) {
+                unsigned prev = row[0]++;
+
+                for (unsigned j = 1; j <= n; j++) {
+                        unsigned cur = row[j];
+                        unsigned best = prev + (a[i - 1] != b[j - 1]);
+
+                        if (row[j] + 1 < best)
+                                best = row[j] + 1;
+                        if (row[j - 1] + 1 < best)
+                                best = row[j - 1] + 1;
+                        row[j] = best;
+                        prev = cur;
+                }
+        }
+        return row[n];
+}

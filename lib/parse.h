@@ -11,3 +11,5 @@ int sbx_parse_size(const char *s, uint64_t *ret);
 int sbx_parse_duration_ms(const char *s, uint64_t *ret);
 /* A plain decimal count. */
 int sbx_parse_u64(const char *s, uint64_t *ret);
+/* Edit distance between two short strings (99 when either is 64 bytes or longer). */
+unsigned sbx_edit_distance(const char *a, const char *b);

@@ -31,6 +31,7 @@ void sbx_plan_done(struct sbx_plan *p)
         for (size_t i = 0; i < p->n_mounts; i++) {
                 free(p->mounts[i].source);
                 free(p->mounts[i].dest);
+                free(p->mounts[i].within);
         }
         free(p->mounts);
         strv_free(p->env, p->n_env);
@@ -38,6 +39,10 @@ void sbx_plan_done(struct sbx_plan *p)
         free(p->name);
         free(p->workspace);
         free(p->hostname);
+        free(p->workdir);
+        sbx_strv_free(&p->roots_ro);
+        sbx_strv_free(&p->roots_rw);
+        sbx_strv_free(&p->exec_allow);
         *p = (struct sbx_plan){ 0 };
 }
 
@@ -133,6 +138,7 @@ static const char *mount_kind_name(enum sbx_mount_kind k)
         case SBX_MOUNT_TMPFS: return "tmpfs";
         case SBX_MOUNT_SYMLINK: return "symlink";
         case SBX_MOUNT_COPY: return "copy";
+        case SBX_MOUNT_MASK: return "mask";
         }
         return "?";
 }
@@ -145,7 +151,26 @@ static void json_u64_or_null(FILE *f, uint64_t v)
                 fputs("null", f);
 }
 
+/* ,"name":[...] (or just [...] without a name) */
+void sbx_json_strv(FILE *f, const char *name, const struct sbx_strv *l)
+{
+        if (name)
+                fprintf(f, ",\"%s\":", name);
+        fputc('[', f);
+        for (size_t i = 0; i < l->n; i++) {
+                fputs(i ? "," : "", f);
+                sbx_json_string(f, l->v[i]);
+        }
+        fputc(']', f);
+}
+
 void sbx_plan_to_json(const struct sbx_plan *p, FILE *f)
+{
+        sbx_plan_to_json_fields(p, f);
+        fputs("}\n", f);
+}
+
+void sbx_plan_to_json_fields(const struct sbx_plan *p, FILE *f)
 {
         fputs("{\"profile\":", f);
         sbx_json_string(f, p->name);
@@ -158,13 +183,21 @@ void sbx_plan_to_json(const struct sbx_plan *p, FILE *f)
         sbx_json_string(f, p->userns ? "userns" : "root");
         fprintf(f, ",\"uid\":%u,\"gid\":%u,\"workspace\":", (unsigned)p->uid, (unsigned)p->gid);
         sbx_json_string(f, p->workspace);
+        fputs(",\"workspace_mode\":", f);
+        sbx_json_string(f, p->workspace_mode == SBX_WS_RW ? "rw" : p->workspace_mode == SBX_WS_RO ? "ro" : "none");
         fputs(",\"cwd\":", f);
-        sbx_json_string(f, p->workspace);
+        sbx_json_string(f, p->workdir ? p->workdir : p->workspace_mode != SBX_WS_NONE && p->workspace ? p->workspace : "/");
         fputs(",\"hostname\":", f);
         sbx_json_string(f, p->hostname);
         fputs(",\"network\":", f);
         sbx_json_string(f, p->net == SBX_NET_NONE ? "none" : "host");
-        fputs(",\"namespaces\":[\"pid\",\"uts\",\"ipc\",\"mount\",\"cgroup\"", f);
+        fputs(",\"namespaces\":[\"pid\",\"mount\"", f);
+        if (!(p->ns_shared & SBX_NS_SHARE_UTS))
+                fputs(",\"uts\"", f);
+        if (!(p->ns_shared & SBX_NS_SHARE_IPC))
+                fputs(",\"ipc\"", f);
+        if (!(p->ns_shared & SBX_NS_SHARE_CGROUP))
+                fputs(",\"cgroup\"", f);
         if (p->net == SBX_NET_NONE)
                 fputs(",\"net\"", f);
         if (p->userns)
@@ -198,8 +231,41 @@ void sbx_plan_to_json(const struct sbx_plan *p, FILE *f)
         json_u64_or_null(f, p->limits.cpu_seconds);
         fputs(",\"nofile\":", f);
         json_u64_or_null(f, p->limits.nofile);
+        fputs(",\"fsize\":", f);
+        json_u64_or_null(f, p->limits.fsize);
         fputs("},\"optional\":[", f);
         fputs(p->optional & SBX_HARDEN_LANDLOCK ? "\"landlock\"" : "", f);
         fputs(p->optional & SBX_HARDEN_CGROUP ? (p->optional & SBX_HARDEN_LANDLOCK ? ",\"cgroup\"" : "\"cgroup\"") : "", f);
-        fputs("]}\n", f);
+        fprintf(f, "],\"proc\":%s,\"capabilities\":\"0x%llx\"", p->no_proc ? "false" : "true", (unsigned long long)p->caps);
+        sbx_json_strv(f, "bind_roots_ro", &p->roots_ro);
+        sbx_json_strv(f, "bind_roots_rw", &p->roots_rw);
+        fputs(",\"exec\":", f);
+        if (p->exec_restricted)
+                sbx_json_strv(f, NULL, &p->exec_allow);
+        else
+                fputs("\"any\"", f);
+}
+
+bool sbx_is_env_name(const char *s, size_t len)
+{
+        if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
+                return false;
+        for (size_t i = 0; i < len; i++)
+                if (!(s[i] == '_' || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+                      (s[i] >= '0' && s[i] <= '9')))
+                        return false;
+        return true;
+}
+
+bool sbx_is_hostname(const char *s)
+{
+        size_t len = strlen(s);
+
+        if (len == 0 || len > 64 || s[0] == '-' || s[0] == '.')
+                return false;
+        for (; *s; s++)
+                if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+                      *s == '-' || *s == '.'))
+                        return false;
+        return true;
 }

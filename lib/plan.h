@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "strv.h"
 
 enum sbx_net {
         SBX_NET_NONE, /* new network namespace with only lo, up */
@@ -22,7 +23,23 @@ enum sbx_mount_kind {
         SBX_MOUNT_TMPFS,   /* private tmpfs of `size` bytes */
         SBX_MOUNT_SYMLINK, /* a symlink at dest pointing to source, as on the host */
         SBX_MOUNT_COPY,    /* a small system file copied into the read-only root */
+        SBX_MOUNT_MASK,    /* dest hidden: an empty read-only directory, or /dev/null */
 };
+
+enum sbx_ws_mode {
+        SBX_WS_RW,   /* the workspace bound read-write (the default) */
+        SBX_WS_RO,   /* bound read-only */
+        SBX_WS_NONE, /* not bound at all */
+};
+
+/* Namespaces a profile may leave shared with the host (pid and mount never are). */
+enum sbx_ns_shared {
+        SBX_NS_SHARE_IPC = 1u << 0,
+        SBX_NS_SHARE_UTS = 1u << 1,
+        SBX_NS_SHARE_CGROUP = 1u << 2,
+};
+
+
 
 /* The child works with fixed arrays (no allocation after clone). */
 #define SBX_MAX_MOUNTS 256
@@ -34,6 +51,9 @@ struct sbx_mount {
         uint64_t size; /* tmpfs size in bytes */
         bool optional; /* skipped when the host source does not exist */
         bool system;   /* part of the built-in system view, not asked for by the caller */
+        bool caller;   /* asked for on the command line: must lie under the plan's roots */
+        char *within;  /* set: the resolved source must stay under this host path (a bind
+                        * written under {workspace} cannot leave it through a symlink) */
         /* Filled by validation: what the canonical source path named when it was
          * checked; the child binds it only if it still names the same inode. */
         dev_t dev;
@@ -54,6 +74,7 @@ struct sbx_limits {
         uint64_t pids;        /* 0: none */
         uint64_t cpu_seconds; /* RLIMIT_CPU, 0: none */
         uint64_t nofile;      /* RLIMIT_NOFILE, 0: inherit */
+        uint64_t fsize;       /* RLIMIT_FSIZE in bytes, 0: inherit */
         bool memory_explicit; /* asked for by the caller: cannot be weakened */
         bool pids_explicit;
 };
@@ -73,7 +94,19 @@ struct sbx_plan {
         uid_t uid;         /* the caller */
         gid_t gid;
         bool userns;       /* not privileged: jail inside a user namespace */
+        enum sbx_ws_mode workspace_mode;
+        char *workdir;     /* where the command starts, a jail path; NULL: the workspace */
+        unsigned ns_shared; /* enum sbx_ns_shared bits */
+        bool no_proc;      /* no /proc in the jail */
+        uint64_t caps;     /* capabilities the command keeps (bit N: capability N); 0: none */
+        /* Host roots under which the caller's --ro and --rw sources must resolve. */
+        struct sbx_strv roots_ro, roots_rw;
+        /* Set: only these files (canonical paths) may be executed, by Landlock; every
+         * writable mount is noexec.  The command policy's allowlist, made kernel-enforced. */
+        bool exec_restricted;
+        struct sbx_strv exec_allow;
 };
+
 
 void sbx_plan_init(struct sbx_plan *p);
 void sbx_plan_done(struct sbx_plan *p);
@@ -84,12 +117,23 @@ int sbx_plan_add_mount(struct sbx_plan *p, enum sbx_mount_kind kind, const char 
 int sbx_plan_set_env(struct sbx_plan *p, const char *name, const char *value, struct sbx_error *e);
 const char *sbx_plan_get_env(const struct sbx_plan *p, const char *name);
 
-/* The built-in `workspace` plan: system binds, minimal /etc, private /tmp, base
- * environment, default limits.  The workspace and argv are the caller's to set. */
-int sbx_plan_default_workspace(struct sbx_plan *p, struct sbx_error *e);
+/* The read-only system view (/usr, /bin, /lib*, a minimal /etc), as system mounts
+ * that validation resolves.  defaults.c. */
+int sbx_plan_add_system_view(struct sbx_plan *p, struct sbx_error *e);
+bool sbx_env_value_is_tame(const char *v);
+uint64_t sbx_physical_memory(void);
 
 void sbx_plan_to_json(const struct sbx_plan *p, FILE *f);
+/* The same object's fields, left open ("{...") for a caller to add to and close. */
+void sbx_plan_to_json_fields(const struct sbx_plan *p, FILE *f);
+/* ,"name":["a","b"] (or just the array when @name is NULL). */
+void sbx_json_strv(FILE *f, const char *name, const struct sbx_strv *l);
 
 /* A path is acceptable as a jail destination: absolute, no "." or ".." components, no
  * empty components, not "/" itself. */
 bool sbx_path_is_normal(const char *path);
+
+/* A variable name: letters, digits and '_', not starting with a digit. */
+bool sbx_is_env_name(const char *s, size_t len);
+/* Up to 64 letters, digits, '-' and '.', not starting with '-' or '.'. */
+bool sbx_is_hostname(const char *s);

@@ -18,40 +18,62 @@ static inline void cap_freep(cap_t *c)
                 cap_free(*c);
 }
 
+/* A limit is a ceiling: where the launcher's own hard limit is already lower, that
+ * one stands (raising it would need CAP_SYS_RESOURCE, and would loosen). */
 static int set_rlimit(int resource, rlim_t v, const char *name, struct sbx_error *e)
 {
-        struct rlimit rl = { .rlim_cur = v, .rlim_max = v };
+        struct rlimit rl = { .rlim_cur = v, .rlim_max = v }, now;
+
+        if (getrlimit(resource, &now) == 0 && now.rlim_max != RLIM_INFINITY && now.rlim_max < v)
+                rl.rlim_cur = rl.rlim_max = now.rlim_max;
 
         if (setrlimit(resource, &rl) < 0)
                 return sbx_error_set(e, "privs", errno, "setrlimit", name, "cannot set a resource limit");
         return 0;
 }
 
-static int drop_bounding_and_ambient(struct sbx_error *e)
+static bool kept(uint64_t keep, int c)
+{
+        return c < 64 && (keep >> c) & 1;
+}
+
+static int drop_bounding_and_ambient(uint64_t keep, struct sbx_error *e)
 {
         /* cap_max_bits(): what this kernel knows, not what libcap was built with. */
         for (int c = 0; c < (int)cap_max_bits(); c++)
-                if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
+                if (!kept(keep, c) && prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
                         return sbx_error_set(e, "privs", errno, "prctl", "PR_CAPBSET_DROP", "cannot drop capability %d from the bounding set", c);
         if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
                 return sbx_error_set(e, "privs", errno, "prctl", "PR_CAP_AMBIENT", "cannot clear ambient capabilities");
         return 0;
 }
 
-/* Effective, permitted and inheritable to zero.  Last use of CAP_SETPCAP first: lock
- * the securebits so that uid 0 (root mode) never regains capabilities on execve and
- * nothing can be raised into the ambient set again. */
-static int clear_capabilities(struct sbx_error *e)
+/* Effective, permitted and inheritable to zero, or to the few a profile keeps, which
+ * also go into the ambient set so that they survive execve of an ordinary program.
+ * Last use of CAP_SETPCAP before the drop: lock the securebits so that uid 0 (root
+ * mode) never regains capabilities on execve and nothing more can be raised into the
+ * ambient set. */
+static int clear_capabilities(uint64_t keep, struct sbx_error *e)
 {
-        _cleanup_(cap_freep) cap_t none = cap_init();
+        _cleanup_(cap_freep) cap_t caps = cap_init();
+        _cleanup_(cap_freep) cap_t now = keep ? cap_get_proc() : NULL;
 
+        if (!caps || (keep && !now))
+                return sbx_error_set(e, "privs", ENOMEM, "cap_init", "", "out of memory");
+        for (cap_value_t c = 0; c < 64; c++) {
+                if (!kept(keep, c))
+                        continue;
+                /* Ambient needs the capability permitted and inheritable. */
+                if (cap_set_flag(caps, CAP_PERMITTED, 1, &c, CAP_SET) < 0 || cap_set_flag(caps, CAP_EFFECTIVE, 1, &c, CAP_SET) < 0 ||
+                    cap_set_flag(caps, CAP_INHERITABLE, 1, &c, CAP_SET) < 0 || cap_set_flag(now, CAP_INHERITABLE, 1, &c, CAP_SET) < 0 ||
+                    cap_set_proc(now) < 0 || prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, c, 0, 0) < 0)
+                        return sbx_error_set(e, "privs", errno, "prctl", "PR_CAP_AMBIENT_RAISE", "cannot keep capability %d", c);
+        }
         if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
                   SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
                   SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED, 0, 0, 0) < 0)
                 return sbx_error_set(e, "privs", errno, "prctl", "PR_SET_SECUREBITS", "cannot lock securebits");
-        if (!none)
-                return sbx_error_set(e, "privs", ENOMEM, "cap_init", "", "out of memory");
-        if (cap_set_proc(none) < 0)
+        if (cap_set_proc(caps) < 0)
                 return sbx_error_set(e, "privs", errno, "capset", "", "cannot clear capabilities");
         return 0;
 }
@@ -72,14 +94,16 @@ int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e)
                 return r;
         if (p->limits.nofile && (r = set_rlimit(RLIMIT_NOFILE, p->limits.nofile, "RLIMIT_NOFILE", e)) < 0)
                 return r;
+        if (p->limits.fsize && (r = set_rlimit(RLIMIT_FSIZE, p->limits.fsize, "RLIMIT_FSIZE", e)) < 0)
+                return r;
         /* 3-4. bounding and ambient sets: nothing can come back through execve of a
          *      file with capabilities. */
-        if ((r = drop_bounding_and_ambient(e)) < 0)
+        if ((r = drop_bounding_and_ambient(p->caps, e)) < 0)
                 return r;
         /* 5. uid/gid: direct mode keeps the caller's (root, or the caller mapped to
          *    itself in the user namespace); the daemon's setresuid will sit here. */
-        /* 6. capabilities to zero, securebits locked. */
-        if ((r = clear_capabilities(e)) < 0)
+        /* 6. capabilities to zero (or to what the profile keeps), securebits locked. */
+        if ((r = clear_capabilities(p->caps, e)) < 0)
                 return r;
         /* 7. no_new_privs: setuid and file capabilities give nothing from now on; it
          *    also lets an unprivileged process install Landlock and seccomp. */
@@ -92,7 +116,7 @@ int sbx_privs_drop_init(struct sbx_error *e)
 {
         int r;
 
-        if ((r = drop_bounding_and_ambient(e)) < 0 || (r = clear_capabilities(e)) < 0)
+        if ((r = drop_bounding_and_ambient(0, e)) < 0 || (r = clear_capabilities(0, e)) < 0)
                 return r;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return sbx_error_set(e, "privs", errno, "prctl", "PR_SET_NO_NEW_PRIVS", "cannot set no_new_privs");

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "cleanup.h"
+#include "parse.h"
 
 static inline void seccomp_releasep(scmp_filter_ctx *c)
 {
@@ -91,17 +92,32 @@ static const int allowed_families[] = { AF_UNIX, AF_INET, AF_INET6, AF_NETLINK }
 /* Highest syscall number we scan for ones this libseccomp does not know. */
 #define SYSCALL_SCAN_MAX 1024
 
-static int add(scmp_filter_ctx c, uint32_t action, int nr, unsigned n, const struct scmp_arg_cmp *cmp,
-               const char *name, struct sbx_error *e)
+static bool listed(char *const *names, size_t n, const char *name);
+
+/* Adds one rule, unless the profile (@x) denies @name whole: that rule stands alone. */
+static int add(const struct sbx_seccomp_extra *x, scmp_filter_ctx c, uint32_t action, int nr, unsigned n,
+               const struct scmp_arg_cmp *cmp, const char *name, struct sbx_error *e)
 {
-        int r = seccomp_rule_add_array(c, action, nr, n, cmp);
+        int r;
+
+        if (x && listed(x->deny, x->n_deny, name))
+                return 0;
+        r = seccomp_rule_add_array(c, action, nr, n, cmp);
 
         if (r < 0)
                 return sbx_error_set(e, "seccomp", r, "seccomp_rule_add", "", "cannot add a rule for '%s'", name);
         return 0;
 }
 
-static int add_denied(scmp_filter_ctx c, struct sbx_error *e)
+static bool listed(char *const *names, size_t n, const char *name)
+{
+        for (size_t i = 0; i < n; i++)
+                if (strcmp(names[i], name) == 0)
+                        return true;
+        return false;
+}
+
+static int add_denied(scmp_filter_ctx c, const struct sbx_seccomp_extra *x, struct sbx_error *e)
 {
         for (size_t i = 0; i < ELEMENTSOF(denied); i++) {
                 int nr = seccomp_syscall_resolve_name(denied[i]);
@@ -110,14 +126,65 @@ static int add_denied(scmp_filter_ctx c, struct sbx_error *e)
                 /* Names this architecture lacks (vm86 on x86-64) are simply absent. */
                 if (nr == __NR_SCMP_ERROR || nr < 0)
                         continue;
-                r = add(c, SCMP_ACT_ERRNO(EPERM), nr, 0, NULL, denied[i], e);
+                if (x && listed(x->allow, x->n_allow, denied[i]))
+                        continue;
+                r = add(x, c, SCMP_ACT_ERRNO(EPERM), nr, 0, NULL, denied[i], e);
                 if (r < 0)
                         return r;
         }
         return 0;
 }
 
-static int add_mode_rules(scmp_filter_ctx c, struct sbx_error *e)
+/* A profile's own denials: EPERM, or the kill it asked for.  A name that already has
+ * argument rules (socket, clone…) is denied whole, which overrides them. */
+static int add_extra(scmp_filter_ctx c, const struct sbx_seccomp_extra *x, struct sbx_error *e)
+{
+        for (size_t i = 0; x && i < x->n_deny; i++) {
+                int nr = seccomp_syscall_resolve_name(x->deny[i]);
+                int r;
+
+                if (nr == __NR_SCMP_ERROR || nr < 0)
+                        return sbx_error_set(e, "seccomp", EINVAL, "", "", "unknown system call '%s'", x->deny[i]);
+                r = add(NULL, c, x->kill ? SCMP_ACT_KILL_PROCESS : SCMP_ACT_ERRNO(EPERM), nr, 0, NULL, x->deny[i], e);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+bool sbx_seccomp_denied_by_default(const char *name)
+{
+        for (size_t i = 0; i < ELEMENTSOF(denied); i++)
+                if (strcmp(denied[i], name) == 0)
+                        return true;
+        return false;
+}
+
+bool sbx_seccomp_known(const char *name, char *near, size_t size)
+{
+        unsigned best = 3;
+        int nr = seccomp_syscall_resolve_name(name);
+
+        near[0] = '\0';
+        if (nr != __NR_SCMP_ERROR && nr >= 0)
+                return true;
+        for (int i = 0; i < SYSCALL_SCAN_MAX; i++) {
+                char *known = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, i);
+                unsigned d;
+
+                if (!known)
+                        continue;
+                d = sbx_edit_distance(name, known);
+                if (d < best) {
+                        best = d;
+                        snprintf(near, size, "%s", known);
+                }
+                free(known);
+        }
+        return false;
+}
+
+static int add_mode_rules(scmp_filter_ctx c, const struct sbx_seccomp_extra *x, struct sbx_error *e)
 {
         for (size_t i = 0; i < ELEMENTSOF(mode_calls); i++) {
                 int nr = seccomp_syscall_resolve_name(mode_calls[i].name);
@@ -125,7 +192,7 @@ static int add_mode_rules(scmp_filter_ctx c, struct sbx_error *e)
                         continue;
                 for (unsigned long bit = S_ISGID; bit <= S_ISUID; bit <<= 1) {
                         struct scmp_arg_cmp cmp = SCMP_CMP(mode_calls[i].arg, SCMP_CMP_MASKED_EQ, bit, bit);
-                        int r = add(c, SCMP_ACT_ERRNO(EPERM), nr, 1, &cmp, mode_calls[i].name, e);
+                        int r = add(x, c, SCMP_ACT_ERRNO(EPERM), nr, 1, &cmp, mode_calls[i].name, e);
                         if (r < 0)
                                 return r;
                 }
@@ -133,7 +200,7 @@ static int add_mode_rules(scmp_filter_ctx c, struct sbx_error *e)
         return 0;
 }
 
-static int add_arg_rules(scmp_filter_ctx c, struct sbx_error *e)
+static int add_arg_rules(scmp_filter_ctx c, const struct sbx_seccomp_extra *x, struct sbx_error *e)
 {
         struct scmp_arg_cmp cmp[2];
         int r;
@@ -142,13 +209,13 @@ static int add_arg_rules(scmp_filter_ctx c, struct sbx_error *e)
          * cannot read, so it is "not implemented" and libc falls back to clone(). */
         for (size_t i = 0; i < ELEMENTSOF(ns_flags); i++) {
                 cmp[0] = SCMP_CMP(0, SCMP_CMP_MASKED_EQ, ns_flags[i], ns_flags[i]);
-                if ((r = add(c, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1, cmp, "clone", e)) < 0)
+                if ((r = add(x, c, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1, cmp, "clone", e)) < 0)
                         return r;
         }
-        if ((r = add(c, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0, NULL, "clone3", e)) < 0)
+        if ((r = add(x, c, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0, NULL, "clone3", e)) < 0)
                 return r;
         /* openat2 carries its mode in a struct too: ENOSYS makes callers use openat. */
-        if ((r = add(c, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0, NULL, "openat2", e)) < 0)
+        if ((r = add(x, c, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0, NULL, "openat2", e)) < 0)
                 return r;
 
         /* Pushing input into the terminal (TIOCSTI) or driving the console (TIOCLINUX):
@@ -156,13 +223,13 @@ static int add_arg_rules(scmp_filter_ctx c, struct sbx_error *e)
         static const unsigned long ioctls[] = { TIOCSTI, TIOCLINUX };
         for (size_t i = 0; i < ELEMENTSOF(ioctls); i++) {
                 cmp[0] = SCMP_CMP(1, SCMP_CMP_MASKED_EQ, 0xffffffffu, ioctls[i]);
-                if ((r = add(c, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1, cmp, "ioctl", e)) < 0)
+                if ((r = add(x, c, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1, cmp, "ioctl", e)) < 0)
                         return r;
         }
 
         for (size_t i = 0; i < ELEMENTSOF(personality_bits); i++) {
                 cmp[0] = SCMP_CMP(0, SCMP_CMP_MASKED_EQ, personality_bits[i], personality_bits[i]);
-                if ((r = add(c, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(personality), 1, cmp, "personality", e)) < 0)
+                if ((r = add(x, c, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(personality), 1, cmp, "personality", e)) < 0)
                         return r;
         }
 
@@ -175,17 +242,17 @@ static int add_arg_rules(scmp_filter_ctx c, struct sbx_error *e)
                         ok |= allowed_families[j] == fam;
                 if (ok)
                         continue;
-                cmp[0] = SCMP_CMP(0, SCMP_CMP_EQ, (scmp_datum_t)fam);
-                if ((r = add(c, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1, cmp, "socket", e)) < 0)
+                cmp[0] = SCMP_CMP(0, SCMP_CMP_EQ, (scmp_datum_t)fam, 0);
+                if ((r = add(x, c, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1, cmp, "socket", e)) < 0)
                         return r;
         }
-        cmp[0] = SCMP_CMP(0, SCMP_CMP_GE, AF_MAX);
-        if ((r = add(c, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1, cmp, "socket", e)) < 0)
+        cmp[0] = SCMP_CMP(0, SCMP_CMP_GE, AF_MAX, 0);
+        if ((r = add(x, c, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1, cmp, "socket", e)) < 0)
                 return r;
         /* Netlink: only NETLINK_ROUTE (ip, getaddrinfo); audit and uevents are host-wide. */
-        cmp[0] = SCMP_CMP(0, SCMP_CMP_EQ, AF_NETLINK);
-        cmp[1] = SCMP_CMP(2, SCMP_CMP_NE, NETLINK_ROUTE);
-        return add(c, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 2, cmp, "socket", e);
+        cmp[0] = SCMP_CMP(0, SCMP_CMP_EQ, AF_NETLINK, 0);
+        cmp[1] = SCMP_CMP(2, SCMP_CMP_NE, NETLINK_ROUTE, 0);
+        return add(x, c, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 2, cmp, "socket", e);
 }
 
 /* The first syscall number past every one this libseccomp can name: anything from
@@ -260,7 +327,7 @@ static int export_bpf(scmp_filter_ctx c, struct sbx_seccomp *s, struct sbx_error
         return 0;
 }
 
-int sbx_seccomp_prepare(struct sbx_seccomp *s, struct sbx_error *e)
+int sbx_seccomp_prepare(struct sbx_seccomp *s, const struct sbx_seccomp_extra *x, struct sbx_error *e)
 {
         _cleanup_seccomp_ scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
         int r;
@@ -275,7 +342,8 @@ int sbx_seccomp_prepare(struct sbx_seccomp *s, struct sbx_error *e)
                 return sbx_error_set(e, "seccomp", r, "seccomp_attr_set", "", "cannot set the bad-arch action");
         /* The filter runs on every syscall of the jail: a binary tree, not a list. */
         (void)seccomp_attr_set(c, SCMP_FLTATR_CTL_OPTIMIZE, 2);
-        if ((r = add_denied(c, e)) < 0 || (r = add_mode_rules(c, e)) < 0 || (r = add_arg_rules(c, e)) < 0 ||
+        if ((r = add_extra(c, x, e)) < 0 || (r = add_denied(c, x, e)) < 0 || (r = add_mode_rules(c, x, e)) < 0 ||
+            (r = add_arg_rules(c, x, e)) < 0 ||
             (r = export_bpf(c, s, e)) < 0)
                 return r;
         return add_prologue(s, first_unknown_syscall(), e);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +180,57 @@ static int stat_system_entry(struct sbx_mount *m, bool *drop, struct sbx_error *
 /* Binds the caller asked for: followed and canonicalized, then refused if they land in
  * the kernel's trees.  Opened as the caller (we run as the caller), so nothing the
  * caller could not reach is bound. */
-static int open_user_bind(struct sbx_mount *m, struct sbx_error *e)
+/* The roots a caller's bind of @kind may come from, as one line for messages. */
+static void roots_text(const struct sbx_plan *p, enum sbx_mount_kind kind, char *buf, size_t size)
+{
+        size_t o = 0;
+
+        buf[0] = '\0';
+        for (int pass = 0; pass < 2; pass++) {
+                const struct sbx_strv *l = pass == 0 ? &p->roots_rw : &p->roots_ro;
+
+                if (pass == 1 && kind == SBX_MOUNT_RW)
+                        break;
+                for (size_t i = 0; i < l->n && o < size; i++)
+                        o += (size_t)snprintf(buf + o, size - o, "%s'%s'", o ? ", " : "", l->v[i]);
+        }
+        if (!buf[0])
+                snprintf(buf, size, "none");
+}
+
+static bool under_roots(const struct sbx_strv *l, const char *path)
+{
+        for (size_t i = 0; i < l->n; i++)
+                if (path_is_under(path, l->v[i]) || strcmp(l->v[i], "/") == 0)
+                        return true;
+        return false;
+}
+
+/* A bind the caller asked for must resolve under the profile's roots for its kind (a
+ * read-only bind may also come from a read-write root); one written under a variable
+ * root of the profile must stay under it. */
+static int check_roots(const struct sbx_plan *p, const struct sbx_mount *m, const char *real, struct sbx_error *e)
+{
+        char roots[512];
+        int r;
+
+        if (m->within && !path_is_under(real, m->within)) {
+                r = sbx_error_set(e, "validate", EPERM, "", m->source, "bind source resolves to '%s', outside '%s' where the profile put it",
+                                  real, m->within);
+                sbx_error_hint(e, "a symlink may not lead a bind out of its root; bind the target itself if the profile allows it");
+                return r;
+        }
+        if (!m->caller || under_roots(&p->roots_rw, real) || (m->kind == SBX_MOUNT_RO && under_roots(&p->roots_ro, real)))
+                return 0;
+        roots_text(p, m->kind, roots, sizeof(roots));
+        r = sbx_error_set(e, "validate", EPERM, "", m->source, "profile '%s' does not allow --%s '%s' (it resolves to '%s'); allowed roots: %s",
+                          p->name ? p->name : "?", m->kind == SBX_MOUNT_RW ? "rw" : "ro", m->source, real, roots);
+        sbx_error_hint(e, "bind a path under an allowed root, or use a profile whose filesystem.bind_roots_%s allows it",
+                       m->kind == SBX_MOUNT_RW ? "rw" : "ro");
+        return r;
+}
+
+static int open_user_bind(const struct sbx_plan *p, struct sbx_mount *m, struct sbx_error *e)
 {
         _cleanup_close_ int fd = -1;
         char real[PATH_MAX];
@@ -187,6 +238,8 @@ static int open_user_bind(struct sbx_mount *m, struct sbx_error *e)
         int r;
 
         fd = open(m->source, O_PATH | O_CLOEXEC);
+        if (fd < 0 && errno == ENOENT && m->optional)
+                return 1; /* an optional bind the host lacks is dropped */
         if (fd < 0) {
                 r = sbx_error_set(e, "validate", errno, "open", m->source, "cannot open bind source");
                 sbx_error_hint(e, "check that the path exists and that you may reach it");
@@ -201,6 +254,8 @@ static int open_user_bind(struct sbx_mount *m, struct sbx_error *e)
                 sbx_error_hint(e, "the jail has its own /proc and /dev; /sys and /run are never bound; bind a directory below '/'");
                 return r;
         }
+        if ((r = check_roots(p, m, real, e)) < 0)
+                return r;
         if (fstat(fd, &st) < 0)
                 return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect bind source");
         if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
@@ -216,12 +271,21 @@ static int open_user_bind(struct sbx_mount *m, struct sbx_error *e)
         return 0;
 }
 
-static int check_dest(const struct sbx_mount *m, struct sbx_error *e)
+static int check_dest(const struct sbx_plan *p, const struct sbx_mount *m, struct sbx_error *e)
 {
         int r;
 
         if (m->system)
                 return 0;
+        /* Nothing may be mounted at the workspace: it would replace it (a read-write
+         * bind over a read-only workspace).  Mounts above it go first (parents before
+         * children), so they cannot hide it. */
+        if (p->workspace_mode != SBX_WS_NONE && p->workspace && strcmp(p->workspace, m->dest) == 0) {
+                r = sbx_error_set(e, "validate", EPERM, "", m->dest, "a mount at '%s' would replace the workspace",
+                                  m->dest);
+                sbx_error_hint(e, "mount below the workspace or elsewhere; filesystem.workspace says how the workspace is bound");
+                return r;
+        }
         if (path_is_under_any(m->dest, kernel_trees, ELEMENTSOF(kernel_trees))) {
                 r = sbx_error_set(e, "validate", EPERM, "", m->dest,
                                   "cannot mount over the jail's own /proc or /dev");
@@ -265,7 +329,7 @@ static int resolve_workspace(struct sbx_plan *p, struct stat *ret_st, struct sbx
         if (fstat(fd, &st) < 0)
                 return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect the workspace");
         /* faccessat on the O_PATH fd checks with the real uid: the caller's own right. */
-        if (st.st_uid != getuid() && faccessat(fd, "", W_OK, AT_EMPTY_PATH) < 0 &&
+        if (p->workspace_mode == SBX_WS_RW && st.st_uid != getuid() && faccessat(fd, "", W_OK, AT_EMPTY_PATH) < 0 &&
             faccessat(AT_FDCWD, real, W_OK, 0) < 0) {
                 r = sbx_error_set(e, "validate", EACCES, "access", real, "the workspace is neither yours nor writable by you");
                 sbx_error_hint(e, "pass --workspace with a directory you own");
@@ -289,7 +353,7 @@ static int insert_workspace_mount(struct sbx_plan *p, const struct stat *st, str
 
         while (at < p->n_mounts && p->mounts[at].system)
                 at++;
-        r = sbx_plan_add_mount(p, SBX_MOUNT_RW, p->workspace, p->workspace, 0, e);
+        r = sbx_plan_add_mount(p, p->workspace_mode == SBX_WS_RO ? SBX_MOUNT_RO : SBX_MOUNT_RW, p->workspace, p->workspace, 0, e);
         if (r < 0)
                 return r;
         m = p->mounts[p->n_mounts - 1];
@@ -305,8 +369,37 @@ static void drop_mount(struct sbx_plan *p, size_t i)
 {
         free(p->mounts[i].source);
         free(p->mounts[i].dest);
+        free(p->mounts[i].within);
         memmove(&p->mounts[i], &p->mounts[i + 1], (p->n_mounts - i - 1) * sizeof(p->mounts[0]));
         p->n_mounts--;
+}
+
+static size_t depth(const struct sbx_mount *m)
+{
+        size_t n = 0;
+
+        /* Masks go last, over whatever the binds put there. */
+        if (m->kind == SBX_MOUNT_MASK)
+                return SIZE_MAX;
+        for (const char *c = m->dest; *c; c++)
+                n += *c == '/';
+        return n;
+}
+
+/* Parents before children, otherwise in plan order (a stable insertion sort): a tmpfs
+ * at /tmp written after a bind at /tmp/x would hide it. */
+static void order_mounts(struct sbx_plan *p)
+{
+        for (size_t i = 1; i < p->n_mounts; i++) {
+                struct sbx_mount m = p->mounts[i];
+                size_t j = i;
+
+                while (j > 0 && depth(&p->mounts[j - 1]) > depth(&m)) {
+                        p->mounts[j] = p->mounts[j - 1];
+                        j--;
+                }
+                p->mounts[j] = m;
+        }
 }
 
 int sbx_validate(struct sbx_plan *p, struct sbx_error *e)
@@ -321,28 +414,28 @@ int sbx_validate(struct sbx_plan *p, struct sbx_error *e)
         p->gid = getgid();
         p->userns = geteuid() != 0;
 
-        r = resolve_workspace(p, &ws, e);
-        if (r < 0)
+        if (p->workspace_mode != SBX_WS_NONE && (r = resolve_workspace(p, &ws, e)) < 0)
                 return r;
 
         for (size_t i = 0; i < p->n_mounts;) {
                 struct sbx_mount *m = &p->mounts[i];
                 bool drop = false;
 
-                if ((r = check_dest(m, e)) < 0)
+                if ((r = check_dest(p, m, e)) < 0)
                         return r;
                 if (m->kind == SBX_MOUNT_RO || m->kind == SBX_MOUNT_RW) {
-                        r = m->system ? stat_system_entry(m, &drop, e) : open_user_bind(m, e);
+                        r = m->system ? stat_system_entry(m, &drop, e) : open_user_bind(p, m, e);
                         if (r < 0)
                                 return r;
+                        drop |= r == 1;
                 }
                 if (drop)
                         drop_mount(p, i);
                 else
                         i++;
         }
-        r = insert_workspace_mount(p, &ws, e);
-        if (r < 0)
+        if (p->workspace_mode != SBX_WS_NONE && (r = insert_workspace_mount(p, &ws, e)) < 0)
                 return r;
+        order_mounts(p);
         return check_submounts(p, e);
 }

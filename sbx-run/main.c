@@ -9,7 +9,9 @@
 #include "../lib/cleanup.h"
 #include "../lib/jail.h"
 #include "../lib/validate.h"
+#include "../policy/resolve.h"
 #include "options.h"
+#include "prepare.h"
 #include "summary.h"
 
 #ifndef SBX_VERSION
@@ -17,6 +19,7 @@
 #endif
 
 #define EXIT_SBX_FAILED 125
+#define EXIT_DENIED 126
 
 /* With fd 0, 1 or 2 closed, the next file we open would take its number and the
  * jail would inherit it as stdio: fill the gaps with /dev/null first. */
@@ -42,6 +45,7 @@ static void default_hint(struct sbx_error *e)
                 const char *stage, *hint;
         } hints[] = {
                 { "options", "see sbx-run --help" },
+                { "profile", "see sbx-profile(5); sbx-run --profile NAME --dry-run -- CMD shows the resolved plan" },
                 { "validate", "check the paths given to --workspace, --ro and --rw" },
                 { "mount", "check the bind paths (sbx-run --dry-run shows the plan); the kernel must allow mounts in a new mount namespace" },
                 { "net", "use --net host if this kernel cannot configure a new network namespace" },
@@ -83,11 +87,64 @@ static int fail(struct sbx_error *e, bool json, int status)
         return status;
 }
 
+/* The command policy's verdict: --check prints it; a denied run stops here. */
+static int print_verdict(const struct sbx_verdict *v, FILE *f)
+{
+        fprintf(f, "%s: %s\n", v->allow ? "allow" : "deny", v->reason);
+        return v->allow ? 0 : EXIT_DENIED;
+}
+
+static int denied(const struct sbx_verdict *v, bool json)
+{
+        struct sbx_error e = { 0 };
+
+        sbx_error_set(&e, "policy", EPERM, "", "", "command denied by the profile's command policy: %s", v->reason);
+        sbx_error_hint(&e, "sbx-run --check shows the verdict; change the command, or use a profile that allows it");
+        return fail(&e, json, EXIT_DENIED);
+}
+
+static int run(struct sbx_options *o, struct sbx_profile *pr)
+{
+        const struct sbx_seccomp *filter;
+        struct sbx_seccomp compiled = { 0 };
+        struct sbx_verdict v;
+        struct sbx_error e = { 0 };
+        struct sbx_result res;
+        int r;
+
+        if (sbx_prepare(o, pr, &v, &e) < 0)
+                return fail(&e, o->json, EXIT_SBX_FAILED);
+        if (o->action == SBX_ACTION_CHECK)
+                return print_verdict(&v, stdout);
+        if (!v.allow)
+                return denied(&v, o->json);
+        if (sbx_validate(&pr->plan, &e) < 0)
+                return fail(&e, o->json, EXIT_SBX_FAILED);
+        if (o->action == SBX_ACTION_DRY_RUN) {
+                sbx_profile_to_json(pr, stdout);
+                return fflush(stdout) == 0 ? 0 : EXIT_SBX_FAILED;
+        }
+        if (sbx_prepare_seccomp(pr, &compiled, &filter, &e) < 0)
+                return fail(&e, o->json, EXIT_SBX_FAILED);
+
+        r = sbx_jail_run(&pr->plan, filter, &res, &e);
+        sbx_seccomp_done(&compiled);
+        /* sbx's own failure (125), or the command's exec failure (126/127): both
+         * are one line that says what and how to fix it. */
+        if (e.errnum)
+                print_error(&e);
+        if (r < 0 && res.status == 0)
+                res.status = EXIT_SBX_FAILED;
+        if (o->json)
+                sbx_summary_print(stderr, &res, e.errnum ? &e : NULL);
+        return res.status;
+}
+
 int main(int argc, char **argv)
 {
         struct sbx_options o;
+        struct sbx_profile pr;
         struct sbx_error e = { 0 };
-        struct sbx_result res;
         int r;
 
         if (ensure_stdio() < 0)
@@ -101,38 +158,23 @@ int main(int argc, char **argv)
         switch (o.action) {
         case SBX_ACTION_HELP:
                 fputs(sbx_usage, stdout);
-                sbx_options_done(&o);
-                return 0;
+                r = 0;
+                break;
         case SBX_ACTION_VERSION:
                 puts("sbx-run " SBX_VERSION);
-                sbx_options_done(&o);
-                return 0;
+                r = 0;
+                break;
+        case SBX_ACTION_LIST_PROFILES:
+                r = sbx_profile_list(stdout) < 0 ? EXIT_SBX_FAILED : 0;
+                break;
+        case SBX_ACTION_CHECK:
         case SBX_ACTION_DRY_RUN:
         case SBX_ACTION_RUN:
+                sbx_profile_init(&pr);
+                r = run(&o, &pr);
+                sbx_profile_done(&pr);
                 break;
         }
-
-        r = sbx_validate(&o.plan, &e);
-        if (r < 0) {
-                r = fail(&e, o.json, EXIT_SBX_FAILED);
-                sbx_options_done(&o);
-                return r;
-        }
-        if (o.action == SBX_ACTION_DRY_RUN) {
-                sbx_plan_to_json(&o.plan, stdout);
-                sbx_options_done(&o);
-                return fflush(stdout) == 0 ? 0 : EXIT_SBX_FAILED;
-        }
-
-        r = sbx_jail_run(&o.plan, sbx_seccomp_builtin(), &res, &e);
-        /* sbx's own failure (125), or the command's exec failure (126/127): both
-         * are one line that says what and how to fix it. */
-        if (e.errnum)
-                print_error(&e);
-        if (r < 0 && res.status == 0)
-                res.status = EXIT_SBX_FAILED;
-        if (o.json)
-                sbx_summary_print(stderr, &res, e.errnum ? &e : NULL);
         sbx_options_done(&o);
-        return res.status;
+        return r;
 }

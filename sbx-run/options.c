@@ -12,31 +12,42 @@
 
 const char sbx_usage[] =
         "Usage: sbx-run [OPTIONS] -- CMD [ARGS...]\n"
+        "       sbx-run --profile NAME --check -- CMD [ARGS...]\n"
+        "       sbx-run --list-profiles\n"
         "Run CMD in a jail: new PID, UTS, IPC, network, mount and cgroup namespaces, a\n"
         "read-only system, a read-write workspace, a private /tmp, an empty environment,\n"
-        "no capabilities, no_new_privs, Landlock and a seccomp filter.\n"
+        "no capabilities, no_new_privs, Landlock and a seccomp filter, as the profile\n"
+        "says.  The options below can only narrow what the profile allows.\n"
         "\n"
+        "  --profile NAME|PATH  the profile (default: workspace); a NAME is looked up in\n"
+        "                       /etc/sbx/profiles, then the shipped profiles\n"
+        "  --check              print the command policy's verdict (allow/deny and why)\n"
+        "                       and run nothing: exit 0 allowed, 126 denied\n"
+        "  --list-profiles      list the profiles, where each comes from, what it is for\n"
         "  --workspace DIR      bind DIR read-write at its own path and start there\n"
         "                       (default: the current directory)\n"
-        "  --ro PATH[:DEST]     also bind PATH read-only (at DEST, default PATH)\n"
-        "  --rw PATH[:DEST]     also bind PATH read-write\n"
+        "  --ro PATH[:DEST]     also bind PATH read-only (at DEST, default PATH), if it\n"
+        "                       lies under the profile's bind roots\n"
+        "  --rw PATH[:DEST]     also bind PATH read-write, likewise\n"
         "  --tmpfs DEST[:SIZE]  a private tmpfs at DEST (default size 64M)\n"
-        "  --net none|host      none (default): only an isolated loopback; host: the host's\n"
+        "  --net none|host      none: only an isolated loopback; host: the host's (only\n"
+        "                       where the profile has network: host)\n"
         "  --env NAME[=VALUE]   pass NAME from the caller, or set it; the environment is\n"
-        "                       otherwise only PATH, HOME=/tmp, TERM and LANG\n"
+        "                       otherwise only what the profile sets and passes\n"
         "  --hostname NAME      the jail's hostname (default: sbx)\n"
         "  --timeout SECONDS    kill the whole jail after SECONDS; exit 124\n"
-        "  --memory SIZE        memory limit, e.g. 512M (default: half the RAM)\n"
-        "  --pids N             process limit (default: 1024)\n"
+        "  --memory SIZE        memory limit, e.g. 512M (workspace: half the RAM)\n"
+        "  --pids N             process limit (workspace: 1024)\n"
         "  --cpu SECONDS        CPU-time limit for each process (RLIMIT_CPU)\n"
+        "                       (limits may be lowered below the profile's, not raised)\n"
         "  --json               print a JSON summary as the last line on stderr\n"
-        "  --dry-run            print the resolved plan as JSON and run nothing\n"
+        "  --dry-run            print the resolved plan and policy as JSON, run nothing\n"
         "  -h, --help           show this help\n"
         "  --version            show the version\n"
         "\n"
         "Exit status: CMD's own; 128+N when killed by signal N; 124 timeout; 125 sbx\n"
-        "failed (the message says what, where and how to fix it); 126 not executable;\n"
-        "127 not found.  See sbx-run(1).\n";
+        "failed (the message says what, where and how to fix it); 126 denied by the\n"
+        "command policy, or not executable; 127 not found.  See sbx-run(1), sbx-profile(5).\n";
 
 enum {
         OPT_WORKSPACE = 0x100,
@@ -53,6 +64,9 @@ enum {
         OPT_JSON,
         OPT_DRY_RUN,
         OPT_VERSION,
+        OPT_PROFILE,
+        OPT_CHECK,
+        OPT_LIST_PROFILES,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +85,9 @@ static const struct option long_options[] = {
         { "dry-run", no_argument, NULL, OPT_DRY_RUN },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, OPT_VERSION },
+        { "profile", required_argument, NULL, OPT_PROFILE },
+        { "check", no_argument, NULL, OPT_CHECK },
+        { "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
         {},
 };
 
@@ -128,17 +145,6 @@ static int add_tmpfs(struct sbx_plan *p, const char *arg, struct sbx_error *e)
         return sbx_plan_add_mount(p, SBX_MOUNT_TMPFS, NULL, dest, size, e);
 }
 
-static bool is_env_name(const char *s, size_t len)
-{
-        if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
-                return false;
-        for (size_t i = 0; i < len; i++)
-                if (!(s[i] == '_' || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
-                      (s[i] >= '0' && s[i] <= '9')))
-                        return false;
-        return true;
-}
-
 static int add_env(struct sbx_plan *p, const char *arg, struct sbx_error *e)
 {
         const char *eq = strchr(arg, '=');
@@ -148,7 +154,7 @@ static int add_env(struct sbx_plan *p, const char *arg, struct sbx_error *e)
 
         if (!name)
                 return sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
-        if (!is_env_name(name, len))
+        if (!sbx_is_env_name(name, len))
                 return bad(e, "--env", arg, "a variable name is letters, digits and '_', not starting with a digit");
         value = eq ? eq + 1 : getenv(name);
         if (!value) {
@@ -157,19 +163,6 @@ static int add_env(struct sbx_plan *p, const char *arg, struct sbx_error *e)
                 return -ENOENT;
         }
         return sbx_plan_set_env(p, name, value, e);
-}
-
-static bool is_hostname(const char *s)
-{
-        size_t len = strlen(s);
-
-        if (len == 0 || len > 64 || s[0] == '-' || s[0] == '.')
-                return false;
-        for (; *s; s++)
-                if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-                      *s == '-' || *s == '.'))
-                        return false;
-        return true;
 }
 
 static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_error *e)
@@ -197,11 +190,23 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
                         p->net = SBX_NET_HOST;
                 else
                         return bad(e, "--net", arg, "use --net none or --net host");
+                o->net_set = true;
+                return 0;
+        case OPT_PROFILE:
+                if (arg[0] == '\0')
+                        return bad(e, "--profile", arg, "give a profile name (sbx-run --list-profiles) or a path");
+                o->profile = arg;
+                return 0;
+        case OPT_CHECK:
+                o->action = SBX_ACTION_CHECK;
+                return 0;
+        case OPT_LIST_PROFILES:
+                o->action = SBX_ACTION_LIST_PROFILES;
                 return 0;
         case OPT_ENV:
                 return add_env(p, arg, e);
         case OPT_HOSTNAME:
-                if (!is_hostname(arg))
+                if (!sbx_is_hostname(arg))
                         return bad(e, "--hostname", arg, "up to 64 letters, digits, '-' and '.'");
                 free(p->hostname);
                 p->hostname = strdup(arg);
@@ -216,13 +221,11 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
                 if (sbx_parse_size(arg, &v) < 0 || v < (1u << 20))
                         return bad(e, "--memory", arg, "give a size of at least 1M, e.g. --memory 512M");
                 p->limits.memory = v;
-                p->limits.memory_explicit = true;
                 return 0;
         case OPT_PIDS:
                 if (sbx_parse_u64(arg, &v) < 0 || v == 0 || v > 4194304)
                         return bad(e, "--pids", arg, "give a count from 1 to 4194304, e.g. --pids 256");
                 p->limits.pids = v;
-                p->limits.pids_explicit = true;
                 return 0;
         case OPT_CPU:
                 if (sbx_parse_u64(arg, &v) < 0 || v == 0 || v > 100000000)
@@ -251,9 +254,6 @@ int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_e
 
         *o = (struct sbx_options){ .action = SBX_ACTION_RUN };
         sbx_plan_init(&o->plan);
-        r = sbx_plan_default_workspace(&o->plan, e);
-        if (r < 0)
-                return r;
 
         /* '+': stop at the first non-option, so the command's own flags stay its own;
          * ':' first: report missing arguments ourselves.  optind = 0 re-initializes
@@ -275,7 +275,7 @@ int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_e
                 if (r < 0)
                         return r;
         }
-        if (o->action == SBX_ACTION_HELP || o->action == SBX_ACTION_VERSION)
+        if (o->action == SBX_ACTION_HELP || o->action == SBX_ACTION_VERSION || o->action == SBX_ACTION_LIST_PROFILES)
                 return 0;
         if (optind >= argc) {
                 sbx_error_set(e, "options", EINVAL, "", "", "no command given");

@@ -10,6 +10,8 @@
 enum sbx_action {
         SBX_ACTION_RUN,
         SBX_ACTION_DRY_RUN,
+        SBX_ACTION_CHECK,
+        SBX_ACTION_LIST_PROFILES,
         SBX_ACTION_HELP,
         SBX_ACTION_VERSION,
 };
@@ -17,12 +19,15 @@ enum sbx_action {
 struct sbx_options {
         enum sbx_action action;
         bool json;
-        /* The caller's words, narrowed onto the built-in plan. */
+        const char *profile; /* --profile NAME|PATH (points into argv); NULL: workspace */
+        /* The caller's words: only what was given (limits 0 when not), to narrow the
+         * profile with; its net only when net_set. */
         struct sbx_plan plan;
+        bool net_set;
 };
 
-/* Parses @argv onto the built-in `workspace` plan.  Returns 0 or -errno with @e filled
- * (stage "options").  @argv must outlive the options (plan.argv points into it). */
+/* Parses @argv.  Returns 0 or -errno with @e filled (stage "options").  @argv must
+ * outlive the options (plan.argv and profile point into it). */
 int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_error *e);
 void sbx_options_done(struct sbx_options *o);
 

@@ -11,7 +11,7 @@ int main(void)
         struct sbx_seccomp s;
         char msg[1024];
 
-        if (sbx_seccomp_prepare(&s, &e) < 0) {
+        if (sbx_seccomp_prepare(&s, NULL, &e) < 0) {
                 sbx_error_format(&e, msg, sizeof(msg));
                 fprintf(stderr, "gen-seccomp: %s\n", msg);
                 return 1;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Network and sockets: a host TCP listener on 127.0.0.1, a host abstract unix
 # socket and a host path socket get no connection from the jail (counted on
-# the listener side), while --net host reaches the same listener.
+# the listener side), while --profile network reaches the same listener;
+# --net host is refused under a profile without network: host.
 . "$(dirname "$0")/../lib.sh"
 t_init
 
@@ -26,11 +27,11 @@ if start_listener tcp ""; then
 		settle connect-tcp 127.0.0.1 "$port"
 		host_check "host listener got no connection from the jail" "accepts: $(listener_count), expected 2" \
 			test "$(listener_count)" = 2
-		# --net host is the documented way out: the same listener counts it.
-		jail --net host -- connect-tcp 127.0.0.1 "$port"
-		expect_kv "--net host reaches the host listener" result ok
+		# The network profile is the documented way out: the same listener counts it.
+		jail --profile network -- connect-tcp 127.0.0.1 "$port"
+		expect_kv "--profile network reaches the host listener" result ok
 		settle connect-tcp 127.0.0.1 "$port"
-		host_check "listener counted the --net host connection" "accepts: $(listener_count), expected 4" \
+		host_check "listener counted the --profile network connection" "accepts: $(listener_count), expected 4" \
 			test "$(listener_count)" = 4
 	else
 		t_fail "control: host reaches its own listener" "$(cat "$T/host-connect")"

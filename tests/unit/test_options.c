@@ -52,18 +52,22 @@ int main(void)
 
         r = parse(&o, &e, "--", "/bin/true", NULL);
         CHECK(G, "minimal command", r == 0 && o.action == SBX_ACTION_RUN && strcmp(o.plan.argv[0], "/bin/true") == 0);
-        CHECK(G, "default network none", o.plan.net == SBX_NET_NONE);
-        CHECK(G, "default hostname sbx", strcmp(o.plan.hostname, "sbx") == 0);
-        CHECK(G, "default env has PATH", sbx_plan_get_env(&o.plan, "PATH") != NULL);
-        CHECK(G, "default env HOME=/tmp", strcmp(sbx_plan_get_env(&o.plan, "HOME"), "/tmp") == 0);
-        CHECK(G, "default env has exactly 4 variables", o.plan.n_env == 4);
-        CHECK(G, "default has a /tmp tmpfs", (m = find_mount(&o.plan, "/tmp")) && m->kind == SBX_MOUNT_TMPFS);
-        CHECK(G, "default binds /usr read-only", (m = find_mount(&o.plan, "/usr")) && m->kind == SBX_MOUNT_RO);
-        CHECK(G, "default never lists /etc/shadow", find_mount(&o.plan, "/etc/shadow") == NULL);
-        CHECK(G, "default never lists /etc/ssh", find_mount(&o.plan, "/etc/ssh") == NULL);
-        CHECK(G, "default never lists /etc/sudoers", find_mount(&o.plan, "/etc/sudoers") == NULL);
-        CHECK(G, "default pids limit", o.plan.limits.pids > 0 && !o.plan.limits.pids_explicit);
+        /* The command line holds only what it said: the profile gives the rest. */
+        CHECK(G, "no profile named: the default", o.profile == NULL);
+        CHECK(G, "net not given", !o.net_set);
+        CHECK(G, "no hostname given", o.plan.hostname == NULL);
+        CHECK(G, "no env given", o.plan.n_env == 0);
+        CHECK(G, "no mounts given", o.plan.n_mounts == 0);
+        CHECK(G, "no limits given", o.plan.limits.pids == 0 && o.plan.limits.memory == 0 && o.plan.limits.timeout_ms == 0);
         sbx_options_done(&o);
+
+        r = parse(&o, &e, "--profile", "strict", "--check", "--", "ls", NULL);
+        CHECK(G, "--profile and --check", r == 0 && strcmp(o.profile, "strict") == 0 && o.action == SBX_ACTION_CHECK);
+        sbx_options_done(&o);
+        r = parse(&o, &e, "--list-profiles", NULL);
+        CHECK(G, "--list-profiles needs no command", r == 0 && o.action == SBX_ACTION_LIST_PROFILES);
+        sbx_options_done(&o);
+        REFUSES("empty --profile", "--profile", "--profile", "", "--", "sh");
 
         r = parse(&o, &e, "/bin/echo", "--not-ours", NULL);
         CHECK(G, "command's own flags stay its own", r == 0 && strcmp(o.plan.argv[1], "--not-ours") == 0);
@@ -88,15 +92,14 @@ int main(void)
         setenv("SBX_UNIT_PASS", "passed-through", 1);
         r = parse(&o, &e, "--env", "SBX_UNIT_PASS", "--env", "PATH=/x", "--", "sh", NULL);
         CHECK(G, "--env NAME passes caller's value", r == 0 && strcmp(sbx_plan_get_env(&o.plan, "SBX_UNIT_PASS"), "passed-through") == 0);
-        CHECK(G, "--env overrides a default", strcmp(sbx_plan_get_env(&o.plan, "PATH"), "/x") == 0);
+        CHECK(G, "--env sets a value", strcmp(sbx_plan_get_env(&o.plan, "PATH"), "/x") == 0);
         sbx_options_done(&o);
 
         r = parse(&o, &e, "--timeout", "1.5", "--memory", "64M", "--pids", "32", "--cpu", "5", "--net", "host",
                   "--hostname", "box-1", "--json", "--", "sh", NULL);
         CHECK(G, "limits parsed", r == 0 && o.plan.limits.timeout_ms == 1500 && o.plan.limits.memory == (64u << 20) &&
                                           o.plan.limits.pids == 32 && o.plan.limits.cpu_seconds == 5);
-        CHECK(G, "explicit limits marked", o.plan.limits.memory_explicit && o.plan.limits.pids_explicit);
-        CHECK(G, "--net host", o.plan.net == SBX_NET_HOST);
+        CHECK(G, "--net host", o.net_set && o.plan.net == SBX_NET_HOST);
         CHECK(G, "--hostname", strcmp(o.plan.hostname, "box-1") == 0);
         CHECK(G, "--json", o.json);
         sbx_options_done(&o);

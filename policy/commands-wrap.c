@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: MIT */
+/* Commands that run other commands or code: wrappers (env, sudo, xargs, timeout…)
+ * whose options are read to find the command they run, which is then checked like
+ * any other; eval, watch, alias, trap, su -c, flock -c, whose arguments are shell code;
+ * and variable assignments, some of whose values are commands (GIT_SSH_COMMAND) or
+ * make programs run code no one can check (LD_PRELOAD, BASH_ENV). */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/cleanup.h"
+#include "commands-int.h"
+
+static bool streq(const char *a, const char *b)
+{
+        return strcmp(a, b) == 0;
+}
+
+static bool in_list(const char *const *l, const char *s)
+{
+        for (size_t i = 0; l[i]; i++)
+                if (streq(l[i], s))
+                        return true;
+        return false;
+}
+
+/* ------------------------------------------------------------------ assignments */
+
+/* NAME=… as env and sudo take it. */
+static bool is_env_assignment(const char *t)
+{
+        size_t n = strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+
+        return n && !(t[0] >= '0' && t[0] <= '9') && (t[n] == '=' || (t[n] == '+' && t[n + 1] == '='));
+}
+
+/* Variables whose value a program runs as a command. */
+static const char *const code_vars[] = {
+        "PROMPT_COMMAND", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
+        "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_PROXY_COMMAND", "SSH_ASKPASS", "SUDO_ASKPASS", "PAGER", "MANPAGER",
+        "SYSTEMD_PAGER", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE", "BROWSER", "RSYNC_RSH", NULL,
+};
+/* Variables that make programs load or run code the policy cannot read. */
+static const char *const opaque_vars[] = {
+        "LD_PRELOAD", "LD_AUDIT", "BASH_ENV", "ENV", "BASH_FUNC_*", "SHELLOPTS", "BASHOPTS", "GIT_CONFIG_PARAMETERS",
+        "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*", "GIT_EXEC_PATH", "PERL5OPT", "PERL5DB",
+        "RUBYOPT", "NODE_OPTIONS", NULL,
+};
+
+/* VAR=value, before a command or given to env, sudo, export, declare… */
+int sbx_cmd_check_assignment(struct sbx_cmd_ctx *c, const struct sbx_sh_word *w, const char *seg)
+{
+        const char *eq = strchr(w->text, '='), *value = eq ? eq + 1 : "";
+        _cleanup_free_ char *name = strndup(w->text, eq ? (size_t)(eq - w->text) : strlen(w->text));
+        unsigned info = 0;
+
+        if (!name)
+                return -ENOMEM;
+        if (name[0] && name[strlen(name) - 1] == '+')
+                name[strlen(name) - 1] = '\0';
+        if (c->p->mode == SBX_CMD_ALLOWLIST && streq(name, "PATH"))
+                return sbx_cmd_deny(c, seg, "PATH is set: the allowlist names would find other programs (commands.allow)");
+        for (size_t i = 0; opaque_vars[i]; i++)
+                if (fnmatch(opaque_vars[i], name, 0) == 0)
+                        return sbx_cmd_deny(c, seg, "%s is set: it makes programs run code the policy cannot see", name);
+        if (in_list(code_vars, name)) {
+                if (sbx_cmd_computed(w))
+                        return sbx_cmd_deny(c, seg, "%s is a command computed at run time", name);
+                value += strspn(value, "| "); /* LESSOPEN="| lesspipe %s" */
+                return value[0] ? sbx_cmd_check_code(c, value, false, seg, &info) : 0;
+        }
+        /* x='a[$(cmd)]' runs cmd when bash evaluates $((x)); PS4='$(cmd)' under set -x */
+        if (w->flags & SBX_SH_LITCODE)
+                return sbx_cmd_check_code(c, value, true, seg, &info);
+        return 0;
+}
+
+/* ------------------------------------------------------------------ code in arguments */
+
+/* The words from @from on, joined by spaces and parsed again: eval ARGS, watch CMD. */
+static int check_joined(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, size_t from)
+{
+        _cleanup_free_ char *code = NULL;
+
+        for (size_t i = from; i < k->n; i++)
+                if (sbx_cmd_computed(&k->w[i]))
+                        return sbx_cmd_deny(c, k->seg, "%s: its code is computed at run time", k->name);
+        if (!(code = sbx_cmd_join(k->w + from, k->n - from)))
+                return -ENOMEM;
+        return sbx_cmd_check_code(c, code, false, k->seg, k->info);
+}
+
+/* Code held in an argument: alias NAME=CODE, trap CODE SIG…, su -c CODE. */
+static int arg_code(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, const struct sbx_sh_word *w, const char *code)
+{
+        if (sbx_cmd_computed(w))
+                return sbx_cmd_deny(c, k->seg, "%s: its code is computed at run time", k->name);
+        return sbx_cmd_check_code(c, code, false, k->seg, k->info);
+}
+
+static int check_alias(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        int r = 0;
+
+        for (size_t i = 1; i < k->n && r >= 0; i++)
+                if (k->w[i].text[0] != '-' && strchr(k->w[i].text, '='))
+                        r = arg_code(c, k, &k->w[i], strchr(k->w[i].text, '=') + 1);
+        return r;
+}
+
+static int check_trap(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        size_t i = 1;
+
+        if (i < k->n && streq(k->w[i].text, "--"))
+                i++;
+        /* trap -p, trap -l, trap SIG (a reset), trap - SIG, trap '' SIG */
+        if (i + 1 >= k->n || k->w[i].text[0] == '-' || !k->w[i].text[0])
+                return 0;
+        return arg_code(c, k, &k->w[i], k->w[i].text);
+}
+
+/* export, declare, typeset, local, readonly: their NAME=value arguments. */
+static int check_declare(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        int r = 0;
+
+        for (size_t i = 1; i < k->n && r >= 0; i++)
+                if (is_env_assignment(k->w[i].text))
+                        r = sbx_cmd_check_assignment(c, &k->w[i], k->seg);
+        return r;
+}
+
+/* su [options] [-] [user] [-c CODE]: a shell, reading stdin unless given -c. */
+static int check_su(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        static const char *const with_arg[] = { "-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w",
+                                                "--whitelist-environment", NULL };
+
+        *k->info |= SBX_CMD_INTERP;
+        for (size_t i = 1; i < k->n; i++) {
+                const char *t = k->w[i].text;
+
+                if (sbx_cmd_computed(&k->w[i]))
+                        return sbx_cmd_deny(c, k->seg, "%s: argument '%s' is computed at run time", k->name, t);
+                if ((streq(t, "-c") || streq(t, "--command") || streq(t, "--session-command")) && i + 1 < k->n)
+                        return arg_code(c, k, &k->w[i + 1], k->w[i + 1].text);
+                if (strncmp(t, "--command=", 10) == 0 || strncmp(t, "--session-command=", 18) == 0)
+                        return arg_code(c, k, &k->w[i], strchr(t, '=') + 1);
+                i += in_list(with_arg, t);
+        }
+        *k->info |= SBX_CMD_SHELL_STDIN;
+        return 0;
+}
+
+/* flock [options] FILE CMD…, flock [options] FILE -c CODE, flock -c CODE FILE. */
+static int check_flock(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        const struct sbx_sh_word *w = k->w, *code = NULL;
+        size_t i = 1;
+
+        for (; i < k->n && !code; i++) {
+                const char *t = w[i].text;
+
+                if (sbx_cmd_computed(&w[i]))
+                        return sbx_cmd_deny(c, k->seg, "flock: argument '%s' is computed at run time", t);
+                if (streq(t, "--")) {
+                        i++;
+                        break;
+                }
+                if (t[0] != '-' || !t[1])
+                        break;
+                if (streq(t, "-c") || streq(t, "--command"))
+                        code = i + 1 < k->n ? &w[++i] : NULL;
+                else if (streq(t, "-w") || streq(t, "-E") || streq(t, "--timeout") || streq(t, "--wait") ||
+                         streq(t, "--conflict-exit-code"))
+                        i++;
+                else if (t[1] != '-' && strspn(t + 1, "sexnoFuv") != strlen(t + 1))
+                        return sbx_cmd_deny(c, k->seg, "flock: unknown option '%s': cannot tell what it runs", t);
+        }
+        /* i is the lock file; flock FILE -c CODE */
+        if (!code && i + 2 < k->n && (streq(w[i + 1].text, "-c") || streq(w[i + 1].text, "--command")))
+                code = &w[i + 2];
+        if (code)
+                return arg_code(c, k, code, code->text);
+        return i + 1 < k->n ? sbx_cmd_check_words(c, w + i + 1, k->n - i - 1, k->seg, k->how, k->info) : 0;
+}
+
+static int check_busybox(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        if (k->n < 2 || k->w[1].text[0] == '-')
+                return 0; /* --list, --install, --help */
+        return sbx_cmd_check_words(c, k->w + 1, k->n - 1, k->seg, k->how, k->info);
+}
+
+/* ------------------------------------------------------------------ wrappers */
+
+/* A command that runs the command given after its options.  Options we do not know
+ * are a deny: one that takes an argument would make us check the wrong word. */
+struct wrapper {
+        const char *name;
+        const char *flags;    /* short options without an argument */
+        const char *args;     /* short options with one */
+        const char *optional; /* short options whose argument, if any, is attached (xargs -i) */
+        const char *stop;     /* short options after which no command follows (command -v) */
+        const char *shell;    /* short options that run a shell when no command is given; "*": always */
+        const char *longs;    /* long options: "name", "name=" with an argument, "name!" then no command */
+        unsigned positional;  /* words between the options and the command (timeout's DURATION) */
+        bool assigns;         /* NAME=value words come before the command (env, sudo) */
+        bool numeric;         /* -N is an option (nice -5) */
+        bool more_args;       /* the command gets more arguments at run time (xargs) */
+        bool joins;           /* the words are joined and run by sh -c, unless -x (watch) */
+};
+
+static const struct wrapper wrappers[] = {
+        { .name = "env", .flags = "i0v", .args = "uC", .assigns = true,
+          .longs = "ignore-environment null debug unset= chdir= block-signal default-signal ignore-signal "
+                   "list-signal-handling help! version!" },
+        { .name = "nice", .args = "n", .numeric = true, .longs = "adjustment= help! version!" },
+        { .name = "nohup", .longs = "help! version!" },
+        { .name = "timeout", .flags = "vfp", .args = "ks", .positional = 1,
+          .longs = "foreground preserve-status verbose kill-after= signal= help! version!" },
+        { .name = "time", .flags = "pvaq", .args = "of",
+          .longs = "portability verbose append quiet format= output= help! version!" },
+        { .name = "command", .flags = "p", .stop = "vV" },
+        { .name = "exec", .flags = "cl", .args = "a" },
+        { .name = "builtin" },
+        { .name = "stdbuf", .args = "ioe", .longs = "input= output= error= help! version!" },
+        { .name = "setsid", .flags = "cfw", .longs = "ctty fork wait help! version!" },
+        { .name = "ionice", .flags = "t", .args = "cnpPu", .stop = "pPu",
+          .longs = "class= classdata= ignore pid! pgid! uid! help! version!" },
+        { .name = "xargs", .flags = "0oprtx", .args = "adEILnPs", .optional = "eil", .more_args = true,
+          .longs = "null open-tty interactive no-run-if-empty verbose show-limits exit eof replace max-lines "
+                   "arg-file= delimiter= max-args= max-procs= max-chars= process-slot-var= help! version!" },
+        { .name = "sudo", .flags = "ABbEHiKklNnPSsVvh", .args = "CDghpRrTtUu", .stop = "eKVvh", .shell = "is",
+          .assigns = true,
+          .longs = "askpass background bell preserve-env set-home login remove-timestamp reset-timestamp list "
+                   "non-interactive preserve-groups stdin shell close-from= chdir= chroot= group= host= prompt= "
+                   "role= type= command-timeout= other-user= user= login-class= auth-type= edit! help! version! "
+                   "validate!" },
+        { .name = "doas", .flags = "nsL", .args = "uC", .stop = "C", .shell = "s" },
+        { .name = "chroot", .shell = "*", .positional = 1, .longs = "userspec= groups= skip-chdir help! version!" },
+        { .name = "taskset", .flags = "ac", .stop = "p", .positional = 1, .longs = "all-tasks cpu-list pid! help! version!" },
+        { .name = "chrt", .flags = "bdfiormRaev", .args = "TPD", .stop = "pm", .positional = 1,
+          .longs = "batch deadline fifo idle other rr reset-on-fork all-tasks verbose sched-runtime= "
+                   "sched-period= sched-deadline= pid! max! help! version!" },
+        { .name = "watch", .flags = "bcCegtwxpr", .args = "nq", .optional = "d", .joins = true,
+          .longs = "beep color no-color differences errexit chgexit exec no-title no-wrap precise no-rerun "
+                   "interval= equexit= help! version!" },
+};
+
+/* Commands that run other commands with options we do not model: every later word
+ * that could start a command is checked as one, and every word that looks like shell
+ * code as code.  (In allowlist mode that is a deny unless all of them are allowed.) */
+static const char *const opaque_wrappers[] = {
+        "strace", "ltrace", "valgrind", "catchsegv", "fakeroot", "fakechroot", "faketime", "proot", "firejail",
+        "bwrap", "unshare", "nsenter", "setpriv", "systemd-run", "prlimit", "numactl", "cpulimit", "trickle",
+        "unbuffer", "rlwrap", "torsocks", "proxychains", "proxychains4", "pkexec", "runcon", "chpst", "capsh",
+        "sg", "script", "parallel", "dbus-run-session", NULL,
+};
+
+/* 0: unknown; 'f': a flag; 'a': takes an argument; 's': no command follows. */
+static char long_option(const char *longs, const char *opt, size_t len)
+{
+        for (const char *p = longs ? longs : ""; *p;) {
+                size_t n = strcspn(p, " "), base = n;
+                char kind = 'f';
+
+                if (p[n - 1] == '=' || p[n - 1] == '!') {
+                        kind = p[n - 1] == '=' ? 'a' : 's';
+                        base--;
+                }
+                if (base == len && strncmp(p, opt, len) == 0)
+                        return kind;
+                p += n + strspn(p + n, " ");
+        }
+        return 0;
+}
+
+/* Reads the wrapper's options; returns the index of the command, k->n when there is
+ * none, or SIZE_MAX after a deny.  Sets *shell and *direct from what it saw. */
+static size_t wrapper_options(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, const struct wrapper *wr,
+                              bool *shell, bool *direct)
+{
+        const struct sbx_sh_word *w = k->w;
+        size_t i = 1;
+
+        for (; i < k->n; i++) {
+                const char *t = w[i].text;
+
+                /* A computed word here could be an option, or split into several, and
+                 * move the command to another word: only NAME="$x" is safe. */
+                if (sbx_cmd_computed(&w[i]) &&
+                    !(wr->assigns && is_env_assignment(t) && !(w[i].flags & (SBX_SH_SPLIT | SBX_SH_GLOB | SBX_SH_BRACE)))) {
+                        sbx_cmd_deny(c, k->seg, "%s: argument '%s' is computed at run time: cannot tell what it runs",
+                                     k->name, t);
+                        return SIZE_MAX;
+                }
+                if (streq(t, "--"))
+                        return i + 1;
+                if (streq(t, "-") && streq(wr->name, "env"))
+                        continue; /* env - is env -i */
+                if (t[0] != '-' || !t[1])
+                        return i;
+                if (wr->numeric && strspn(t + 1, "0123456789") == strlen(t + 1))
+                        continue;
+                if (t[1] == '-') {
+                        size_t len = strcspn(t + 2, "=");
+                        char kind = long_option(wr->longs, t + 2, len);
+
+                        if (kind == 's')
+                                return k->n;
+                        if (!kind)
+                                break;
+                        *direct = *direct || streq(t, "--exec");
+                        i += kind == 'a' && !t[2 + len];
+                        continue;
+                }
+                for (size_t j = 1; t[j]; j++) {
+                        char o = t[j];
+
+                        if (wr->stop && strchr(wr->stop, o))
+                                return k->n;
+                        *shell = *shell || (wr->shell && strchr(wr->shell, o));
+                        *direct = *direct || o == 'x';
+                        if (wr->optional && strchr(wr->optional, o))
+                                break;
+                        if (wr->args && strchr(wr->args, o)) {
+                                i += !t[j + 1];
+                                break;
+                        }
+                        if (!wr->flags || !strchr(wr->flags, o)) {
+                                sbx_cmd_deny(c, k->seg, "%s: unknown option '-%c': cannot tell what it runs", k->name, o);
+                                return SIZE_MAX;
+                        }
+                }
+        }
+        if (i < k->n) {
+                sbx_cmd_deny(c, k->seg, "%s: unknown option '%s': cannot tell what it runs", k->name, w[i].text);
+                return SIZE_MAX;
+        }
+        return i;
+}
+
+static int unwrap(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, const struct wrapper *wr)
+{
+        static char echo[] = "echo";
+        static const struct sbx_sh_word xargs_default = { .text = echo };
+        struct sbx_cmd_how how = *k->how;
+        bool shell = wr->shell && wr->shell[0] == '*', direct = false;
+        size_t i = wrapper_options(c, k, wr, &shell, &direct);
+        int r = 0;
+
+        if (i == SIZE_MAX)
+                return 0;
+        for (; wr->assigns && i < k->n && is_env_assignment(k->w[i].text) && r >= 0 && !c->denied; i++)
+                r = sbx_cmd_check_assignment(c, &k->w[i], k->seg);
+        for (unsigned p = 0; p < wr->positional && i < k->n; p++, i++)
+                if (sbx_cmd_computed(&k->w[i]))
+                        return sbx_cmd_deny(c, k->seg, "%s: argument '%s' is computed at run time: cannot tell what it runs",
+                                            k->name, k->w[i].text);
+        if (r < 0 || c->denied)
+                return r;
+        how.runtime_args = how.runtime_args || wr->more_args;
+        if (i >= k->n) {
+                if (shell)
+                        *k->info |= SBX_CMD_SHELL_STDIN;
+                return wr->more_args ? sbx_cmd_check_words(c, &xargs_default, 1, k->seg, &how, k->info) : 0;
+        }
+        if (wr->joins && !direct)
+                return check_joined(c, k, i); /* watch CMD ARGS runs sh -c "CMD ARGS" */
+        return sbx_cmd_check_words(c, k->w + i, k->n - i, k->seg, &how, k->info);
+}
+
+static int check_opaque(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        int r = 0;
+
+        if (k->n > 64)
+                return sbx_cmd_deny(c, k->seg, "%s: too many arguments to find the command it runs", k->name);
+        for (size_t i = 1; i < k->n && r >= 0 && !c->denied; i++) {
+                const char *t = k->w[i].text;
+
+                if (t[0] == '-' && !sbx_cmd_computed(&k->w[i]))
+                        continue;
+                if (!sbx_cmd_computed(&k->w[i]) && strpbrk(t, " \t\n;|&$`()<>"))
+                        r = sbx_cmd_check_code(c, t, false, k->seg, k->info);
+                if (r >= 0)
+                        r = sbx_cmd_check_words(c, k->w + i, k->n - i, k->seg, k->how, k->info);
+        }
+        return r;
+}
+
+static const struct {
+        const char *name;
+        int (*check)(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k);
+} handlers[] = {
+        { "alias", check_alias },     { "trap", check_trap },         { "export", check_declare },
+        { "declare", check_declare }, { "typeset", check_declare },   { "local", check_declare },
+        { "readonly", check_declare }, { "su", check_su },            { "runuser", check_su },
+        { "flock", check_flock },     { "busybox", check_busybox },   { "toybox", check_busybox },
+};
+
+int sbx_cmd_check_wrapper(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        if (streq(k->name, "eval"))
+                return check_joined(c, k, 1);
+        for (size_t i = 0; i < ELEMENTSOF(handlers); i++)
+                if (streq(handlers[i].name, k->name))
+                        return handlers[i].check(c, k);
+        for (size_t i = 0; i < ELEMENTSOF(wrappers); i++)
+                if (streq(wrappers[i].name, k->name))
+                        return unwrap(c, k, &wrappers[i]);
+        if (in_list(opaque_wrappers, k->name))
+                return check_opaque(c, k);
+        return 1;
+}

@@ -1,0 +1,611 @@
+/* SPDX-License-Identifier: MIT */
+/* The command policy of commands.h, checked on the command line before the jail
+ * starts.  It is the second layer: the kernel stays the wall, so this file may refuse
+ * too much but must never allow what it did not understand.  An argv is checked as a
+ * simple command; a shell's -c string, eval's words, an alias or trap body, a git alias
+ * are parsed with shell.h and every command in them checked the same way; wrappers
+ * (env, sudo, xargs, timeout…) are checked and so is the command they run.  The
+ * per-command rules are in commands-rules.c. */
+#include "commands.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/cleanup.h"
+#include "commands-int.h"
+#include "shell.h"
+
+#define SEGMENT_MAX 96 /* bytes of a segment quoted in a reason */
+
+static const struct sbx_cmd_how no_how;
+
+static bool streq(const char *a, const char *b)
+{
+        return strcmp(a, b) == 0;
+}
+
+static bool in_list(const char *const *l, const char *s)
+{
+        for (size_t i = 0; l[i]; i++)
+                if (streq(l[i], s))
+                        return true;
+        return false;
+}
+
+/* String lists: lib/strv.c. */
+
+void sbx_cmd_policy_done(struct sbx_cmd_policy *p)
+{
+        sbx_strv_free(&p->allow);
+        sbx_strv_free(&p->deny);
+        sbx_strv_free(&p->deny_patterns);
+        sbx_strv_free(&p->rm_protected);
+        sbx_strv_free(&p->chmod_modes);
+        sbx_strv_free(&p->kill_targets);
+        sbx_strv_free(&p->git_deny);
+}
+
+/* ------------------------------------------------------------------ verdicts */
+
+/* Reasons end up in logs and on a terminal: no control characters, and no UTF-8
+ * sequence cut in half by truncation. */
+static void tidy(char *s)
+{
+        size_t n = strlen(s), i;
+
+        for (i = 0; i < n; i++)
+                if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+                        s[i] = '?';
+        for (i = n; i > 0 && ((unsigned char)s[i - 1] & 0xc0) == 0x80;)
+                i--;
+        if (i > 0 && (unsigned char)s[i - 1] >= 0xc0) {
+                unsigned char lead = (unsigned char)s[i - 1];
+                size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+
+                if (n - (i - 1) < need)
+                        s[i - 1] = '\0';
+        }
+}
+
+int sbx_cmd_deny(struct sbx_cmd_ctx *c, const char *seg, const char *fmt, ...)
+{
+        char *r = c->v->reason;
+        size_t size = sizeof(c->v->reason), n = 0;
+        va_list ap;
+
+        if (c->denied)
+                return 0; /* the first reason is the one to act on */
+        c->denied = true;
+        c->v->allow = false;
+        if (seg) {
+                size_t len = strlen(seg), cut = len < SEGMENT_MAX ? len : SEGMENT_MAX;
+
+                while (cut > 0 && cut < len && ((unsigned char)seg[cut] & 0xc0) == 0x80)
+                        cut--;
+                n = (size_t)snprintf(r, size, "segment '%.*s%s': ", (int)cut, seg, cut < len ? "..." : "");
+        }
+        va_start(ap, fmt);
+        if (vsnprintf(r + n, size - n, fmt, ap) < 0)
+                snprintf(r + n, size - n, "denied");
+        va_end(ap);
+        tidy(r);
+        return 0;
+}
+
+/* Keeps the first few names checked, for "allowed: 3 commands checked (ls, grep)". */
+static void note_name(struct sbx_cmd_ctx *c, const char *name)
+{
+        size_t have = strlen(c->names), len = strlen(name);
+
+        c->n_checked++;
+        for (const char *p = c->names; (p = strstr(p, name)); p += len)
+                if ((p == c->names || p[-1] == ' ') && (p[len] == ',' || p[len] == '\0'))
+                        return;
+        if (strstr(c->names, "..."))
+                return;
+        if (have + len + 8 > sizeof(c->names))
+                snprintf(c->names + have, sizeof(c->names) - have, "%s...", have ? ", " : "");
+        else
+                snprintf(c->names + have, sizeof(c->names) - have, "%s%s", have ? ", " : "", name);
+}
+
+/* ------------------------------------------------------------------ words */
+
+bool sbx_cmd_computed(const struct sbx_sh_word *w)
+{
+        return w->flags & SBX_SH_COMPUTED;
+}
+
+char *sbx_cmd_join(const struct sbx_sh_word *w, size_t n)
+{
+        size_t len = 1, at = 0;
+        char *s;
+
+        for (size_t i = 0; i < n; i++)
+                len += strlen(w[i].text) + 1;
+        if (!(s = malloc(len)))
+                return NULL;
+        for (size_t i = 0; i < n; i++) {
+                size_t k = strlen(w[i].text);
+
+                if (i)
+                        s[at++] = ' ';
+                memcpy(s + at, w[i].text, k);
+                at += k;
+        }
+        s[at] = '\0';
+        return s;
+}
+
+const char *sbx_cmd_basename(const char *path)
+{
+        const char *slash = strrchr(path, '/');
+
+        return slash ? slash + 1 : path;
+}
+
+bool sbx_cmd_is_stdin_path(const char *t)
+{
+        return streq(t, "-") || streq(t, "/dev/stdin") || streq(t, "/dev/fd/0") || streq(t, "/proc/self/fd/0");
+}
+
+/* ------------------------------------------------------------------ shells */
+
+static const char *const posix_shells[] = {
+        "sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "lksh", "pdksh", "ash", "yash", "posh", "rbash", "bosh", NULL,
+};
+static const char *const other_shells[] = {
+        "fish", "csh", "tcsh", "rc", "es", "elvish", "nu", "xonsh", "pwsh", NULL,
+};
+/* Interpreters, matched with any version suffix (python3.12); each with the options
+ * that give it its program inline, so it does not read one from stdin. */
+static const struct {
+        const char *name, *inline_opts;
+} interpreters[] = {
+        { "python", "cm" }, { "pypy", "cm" }, { "perl", "eE" },  { "ruby", "e" },   { "node", "ep" },
+        { "nodejs", "ep" }, { "bun", "ep" },  { "deno", "" },    { "php", "rRBEF" }, { "lua", "e" },
+        { "luajit", "e" },  { "tclsh", "" },  { "wish", "" },    { "Rscript", "e" }, { "julia", "e" },
+        { "irb", "" },      { "guile", "c" }, { "racket", "e" }, { "osascript", "e" },
+};
+static const char *const fetchers[] = {
+        "curl", "wget", "wget2", "fetch", "aria2c", "axel", "http", "https", "xh", "lwp-download", "lwp-request",
+        "GET", "POST", "nc", "ncat", "netcat", "socat", "ftp", "tftp", "lftp", NULL,
+};
+
+static int interpreter(const char *name)
+{
+        for (size_t i = 0; i < ELEMENTSOF(interpreters); i++) {
+                size_t n = strlen(interpreters[i].name);
+
+                if (strncmp(name, interpreters[i].name, n) == 0 && strspn(name + n, "0123456789.") == strlen(name + n))
+                        return (int)i;
+        }
+        return -1;
+}
+
+/* Whether interpreter @i reads its program from stdin: no inline program and no
+ * script file.  An option we do not know might take the next word, so after one a
+ * "script" is as good as none: the answer leans to yes. */
+static bool reads_program(int i, const struct sbx_sh_word *w, size_t n)
+{
+        const char *inl = interpreters[i].inline_opts;
+        bool unsure = false;
+
+        for (size_t k = 1; k < n; k++) {
+                const char *t = w[k].text;
+
+                if (sbx_cmd_computed(&w[k]))
+                        return true;
+                if (streq(t, "--"))
+                        return k + 1 >= n || sbx_cmd_is_stdin_path(w[k + 1].text);
+                if (t[0] != '-' || !t[1])
+                        return unsure || sbx_cmd_is_stdin_path(t);
+                if (t[1] == '-') {
+                        if (streq(t, "--eval") || strncmp(t, "--eval=", 7) == 0 || streq(t, "--print"))
+                                return false;
+                } else if (strpbrk(t + 1, inl)) {
+                        return false;
+                }
+                unsure = true;
+        }
+        return true;
+}
+
+/* sh [options] [-c STRING | -s | SCRIPT] */
+static int check_shell(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        const struct sbx_sh_word *w = k->w;
+        bool code = false, from_stdin = false;
+        size_t i = 1;
+
+        *k->info |= SBX_CMD_INTERP;
+        for (; i < k->n; i++) {
+                const char *t = w[i].text;
+
+                if (sbx_cmd_computed(&w[i]) && (code || (w[i].flags & SBX_SH_PROCSUB)))
+                        break; /* reported below, with what it is */
+                if (sbx_cmd_computed(&w[i]))
+                        return sbx_cmd_deny(c, k->seg, "%s: argument '%s' is computed at run time", k->name, t);
+                if (streq(t, "--") || streq(t, "-")) {
+                        i++;
+                        break;
+                }
+                if ((t[0] != '-' && t[0] != '+') || !t[1])
+                        break;
+                if (t[1] == '-') {
+                        i += streq(t, "--rcfile") || streq(t, "--init-file");
+                        continue;
+                }
+                for (size_t j = 1; t[j]; j++) {
+                        code = code || (t[0] == '-' && t[j] == 'c');
+                        from_stdin = from_stdin || (t[0] == '-' && t[j] == 's');
+                        i += t[j] == 'o' || t[j] == 'O'; /* -o pipefail */
+                }
+        }
+        if (code) {
+                if (i >= k->n)
+                        return 0;
+                if (sbx_cmd_computed(&w[i]))
+                        return sbx_cmd_deny(c, k->seg, "%s -c: the commands are computed at run time", k->name);
+                return sbx_cmd_check_code(c, w[i].text, false, k->seg, k->info);
+        }
+        if (from_stdin || i >= k->n || sbx_cmd_is_stdin_path(w[i].text))
+                *k->info |= SBX_CMD_SHELL_STDIN;
+        else if (w[i].flags & SBX_SH_PROCSUB)
+                return sbx_cmd_deny(c, k->seg, "%s: its script '%s' is computed at run time", k->name, w[i].text);
+        return 0;
+}
+
+static int check_other_shell(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        *k->info |= SBX_CMD_INTERP;
+        for (size_t i = 1; i < k->n; i++) {
+                const char *t = k->w[i].text;
+
+                if (sbx_cmd_computed(&k->w[i]) || (t[0] == '-' && t[1] != '-' && strchr(t, 'c')) ||
+                    streq(t, "--command"))
+                        return sbx_cmd_deny(c, k->seg, "%s is not a POSIX shell: its commands cannot be checked", k->name);
+                if (t[0] != '-')
+                        return 0;
+        }
+        *k->info |= SBX_CMD_SHELL_STDIN;
+        return 0;
+}
+
+/* source FILE, . FILE: a script, like `sh FILE`. */
+static int check_source(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        *k->info |= SBX_CMD_INTERP;
+        if (k->n < 2)
+                return 0;
+        if (k->w[1].flags & SBX_SH_PROCSUB)
+                return sbx_cmd_deny(c, k->seg, "%s: reads a process substitution, computed at run time", k->name);
+        if (sbx_cmd_is_stdin_path(k->w[1].text))
+                *k->info |= SBX_CMD_SHELL_STDIN;
+        return 0;
+}
+
+/* ------------------------------------------------------------------ one command */
+
+static const struct {
+        const char *name;
+        int (*check)(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k);
+} rules[] = {
+        { "rm", sbx_rule_rm },      { "chmod", sbx_rule_chmod }, { "kill", sbx_rule_kill },     { "pkill", sbx_rule_kill },
+        { "killall", sbx_rule_kill }, { "git", sbx_rule_git },   { "find", sbx_rule_find },     { "source", check_source },
+        { ".", check_source },
+};
+
+static int dispatch(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        int r, interp;
+
+        if (in_list(posix_shells, k->name))
+                return check_shell(c, k);
+        if (in_list(other_shells, k->name))
+                return check_other_shell(c, k);
+        if (in_list(fetchers, k->name)) {
+                *k->info |= SBX_CMD_FETCHES;
+                return 0;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(rules); i++)
+                if (streq(rules[i].name, k->name))
+                        return rules[i].check(c, k);
+        if ((r = sbx_cmd_check_wrapper(c, k)) <= 0)
+                return r;
+        if ((interp = interpreter(k->name)) >= 0) {
+                *k->info |= SBX_CMD_INTERP;
+                if (reads_program(interp, k->w, k->n))
+                        *k->info |= SBX_CMD_PROG_STDIN;
+        }
+        return 0;
+}
+
+/* Deny entries are names, or patterns of names (mkfs.*). */
+static bool denied_name(const struct sbx_strv *l, const char *name)
+{
+        for (size_t i = 0; i < l->n; i++)
+                if (fnmatch(l->v[i], name, 0) == 0)
+                        return true;
+        return false;
+}
+
+/* HOME other than read as $HOME or ${HOME}: a script that may set it. */
+static bool mentions_home(const char *text)
+{
+        for (const char *p = text; (p = strstr(p, "HOME")); p += 4)
+                if (!(p > text && p[-1] == '$') && !(p - text >= 2 && p[-1] == '{' && p[-2] == '$' && p[4] == '}'))
+                        return true;
+        return false;
+}
+
+/* A command named by a path, in allowlist mode: the allowlist names the commands on
+ * PATH, so ./ls (the workspace's, anything) is not "ls" unless listed as such. */
+static bool in_system_dir(const char *path)
+{
+        static const char *const dirs[] = { "/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/",
+                                            "/usr/local/sbin/", NULL };
+
+        for (size_t i = 0; dirs[i]; i++) {
+                size_t n = strlen(dirs[i]);
+
+                if (strncmp(path, dirs[i], n) == 0 && path[n] && !strchr(path + n, '/'))
+                        return true;
+        }
+        return false;
+}
+
+int sbx_cmd_check_words(struct sbx_cmd_ctx *c, const struct sbx_sh_word *w, size_t n, const char *seg,
+                        const struct sbx_cmd_how *how, unsigned *info)
+{
+        const struct sbx_cmd_policy *p = c->p;
+        struct sbx_cmd_call k = { .w = w, .n = n, .seg = seg, .how = how ? how : &no_how, .info = info };
+        int r;
+
+        if (!n || c->denied)
+                return 0;
+        if (c->depth >= SBX_CMD_MAX_NEST)
+                return sbx_cmd_deny(c, seg, "commands nested more than %u deep", SBX_CMD_MAX_NEST);
+        if (sbx_cmd_computed(&w[0]))
+                return sbx_cmd_deny(c, seg, "command name computed at run time");
+        k.name = sbx_cmd_basename(w[0].text);
+        note_name(c, k.name);
+        c->saw_cd = c->saw_cd || streq(k.name, "cd") || streq(k.name, "pushd") || streq(k.name, "popd");
+        if (denied_name(&p->deny, k.name) || sbx_strv_contains(&p->deny, w[0].text))
+                return sbx_cmd_deny(c, seg, "'%s' is denied (commands.deny)", k.name);
+        if (p->mode == SBX_CMD_ALLOWLIST && !sbx_strv_contains(&p->allow, w[0].text)) {
+                if (!sbx_strv_contains(&p->allow, k.name))
+                        return sbx_cmd_deny(c, seg, "'%s' is not in the allowlist (commands.allow)", k.name);
+                if (strchr(w[0].text, '/') && !in_system_dir(w[0].text))
+                        return sbx_cmd_deny(c, seg, "'%s' is not the '%s' on PATH that the allowlist names (commands.allow)",
+                                            w[0].text, k.name);
+        }
+        c->depth++;
+        r = dispatch(c, &k);
+        c->depth--;
+        return r;
+}
+
+/* ------------------------------------------------------------------ scripts */
+
+static int match_patterns(struct sbx_cmd_ctx *c, const char *text)
+{
+        for (size_t i = 0; i < c->n_re && !c->denied; i++)
+                if (regexec(&c->re[i], text, 0, NULL, 0) == 0)
+                        return sbx_cmd_deny(c, text, "matches deny pattern '%s' (commands.deny_patterns)",
+                                            c->p->deny_patterns.v[i]);
+        return 0;
+}
+
+/* Is command @j's output (or a part of it) fed into command @i by some pipeline?
+ * Both walk out from their own pipeline through the compound commands and
+ * substitutions they are in; a pipeline they share, with @j earlier, says yes. */
+static bool upstream(const struct sbx_sh_script *sc, size_t j, size_t i)
+{
+        size_t pi = sc->cmds[i].pipeline, qi = sc->cmds[i].pipe_pos;
+
+        for (size_t a = 0; a <= sc->n_pipes && pi < sc->n_pipes; a++) {
+                size_t pj = sc->cmds[j].pipeline, qj = sc->cmds[j].pipe_pos;
+
+                for (size_t b = 0; b <= sc->n_pipes && pj < sc->n_pipes; b++) {
+                        if (pj == pi && qj < qi)
+                                return true;
+                        if (!sc->pipes[pj].up)
+                                break;
+                        qj = sc->pipes[pj].up_pos;
+                        pj = sc->pipes[pj].up - 1;
+                }
+                if (!sc->pipes[pi].up)
+                        break;
+                qi = sc->pipes[pi].up_pos;
+                pi = sc->pipes[pi].up - 1;
+        }
+        return false;
+}
+
+static const char *name_of(const struct sbx_sh_script *sc, size_t i)
+{
+        return sbx_sh_argc(&sc->cmds[i]) ? sbx_cmd_basename(sbx_sh_argv(&sc->cmds[i])[0].text) : "";
+}
+
+/* Downloads piped or substituted into a shell or interpreter, and shells reading
+ * commands we cannot see: unless the profile sets allow_pipe_to_shell. */
+static int pipe_rules(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, const unsigned *info, size_t i)
+{
+        const char *seg = sc->cmds[i].text, *name = name_of(sc, i);
+        enum sbx_sh_stdin in = sbx_sh_stdin_of(sc, i);
+        size_t up = SIZE_MAX;
+
+        if (c->p->allow_pipe_to_shell)
+                return 0;
+        for (size_t j = 0; j < i && up == SIZE_MAX; j++)
+                if ((info[j] & SBX_CMD_FETCHES) && upstream(sc, j, i))
+                        up = j;
+        if ((info[i] & (SBX_CMD_SHELL_STDIN | SBX_CMD_PROG_STDIN)) && in == SBX_SH_STDIN_PIPE && up != SIZE_MAX)
+                return sbx_cmd_deny(c, seg, "'%s' output is piped into '%s' (commands.allow_pipe_to_shell)",
+                                    name_of(sc, up), name);
+        if ((info[i] & SBX_CMD_SHELL_STDIN) && in != SBX_SH_STDIN_SHELL && in != SBX_SH_STDIN_FILE)
+                return sbx_cmd_deny(c, seg, "'%s' reads commands from %s, which cannot be checked (commands.allow_pipe_to_shell)",
+                                    name, in == SBX_SH_STDIN_PIPE ? "a pipe" : in == SBX_SH_STDIN_STRING ? "a here-string"
+                                                                                    : "a process substitution");
+        if (!(info[i] & SBX_CMD_INTERP))
+                return 0;
+        /* bash <(curl …), python3 -c "$(curl …)": the substitutions in its words are
+         * the commands right after it, each with a parent chain back to it. */
+        for (size_t j = i + 1; j < sc->n_cmds; j++) {
+                size_t p = sc->cmds[j].parent;
+
+                while (p && p - 1 > i)
+                        p = sc->cmds[p - 1].parent;
+                if (!p || p - 1 != i)
+                        break;
+                if (info[j] & SBX_CMD_FETCHES)
+                        return sbx_cmd_deny(c, seg, "'%s' runs what '%s' downloads (commands.allow_pipe_to_shell)", name,
+                                            name_of(sc, j));
+        }
+        return 0;
+}
+
+/* Every command of @sc, then the pipe rules; @out gets what the script as a whole
+ * does with its stdin.  With @value, command 0 is the ": " put before a value. */
+static int check_script(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, bool value, unsigned *out)
+{
+        _cleanup_free_ unsigned *info = calloc(sc->n_cmds + 1, sizeof(*info));
+        int r = 0;
+
+        if (!info)
+                return -ENOMEM;
+        for (size_t i = value; i < sc->n_cmds && r >= 0 && !c->denied; i++) {
+                const struct sbx_sh_cmd *cmd = &sc->cmds[i];
+
+                c->saw_home = c->saw_home || mentions_home(cmd->text);
+                c->dotglob = c->dotglob || strstr(cmd->text, "dotglob") || strstr(cmd->text, "GLOBIGNORE") ||
+                             strcasestr(cmd->text, "glob_dots") || strcasestr(cmd->text, "globdots");
+                r = match_patterns(c, cmd->text);
+                for (size_t j = 0; j < cmd->n_assign && r >= 0 && !c->denied; j++)
+                        r = sbx_cmd_check_assignment(c, &cmd->words[j], cmd->text);
+                if (r >= 0)
+                        r = sbx_cmd_check_words(c, sbx_sh_argv(cmd), sbx_sh_argc(cmd), cmd->text, &no_how, &info[i]);
+        }
+        for (size_t i = 0; i < sc->n_cmds && r >= 0 && !c->denied; i++)
+                r = pipe_rules(c, sc, info, i);
+        for (size_t i = 0; i < sc->n_cmds; i++) {
+                *out |= info[i] & (SBX_CMD_FETCHES | SBX_CMD_INTERP);
+                if (sbx_sh_stdin_of(sc, i) == SBX_SH_STDIN_SHELL)
+                        *out |= info[i] & (SBX_CMD_SHELL_STDIN | SBX_CMD_PROG_STDIN);
+        }
+        return r;
+}
+
+int sbx_cmd_check_code(struct sbx_cmd_ctx *c, const char *text, bool value, const char *seg, unsigned *info)
+{
+        _cleanup_free_ char *buf = NULL;
+        struct sbx_sh_script sc;
+        int r;
+
+        if (c->denied)
+                return 0;
+        if (c->depth >= SBX_CMD_MAX_NEST)
+                return sbx_cmd_deny(c, seg, "commands nested more than %u deep", SBX_CMD_MAX_NEST);
+        if (value && asprintf(&buf, ": %s", text) < 0)
+                return -ENOMEM;
+        r = sbx_sh_parse(buf ? buf : text, &sc);
+        if (r == -EINVAL)
+                r = sbx_cmd_deny(c, seg, "unparseable shell string: %s", sc.error);
+        else if (r >= 0) {
+                c->depth++;
+                r = check_script(c, &sc, value, info);
+                c->depth--;
+        }
+        sbx_sh_script_done(&sc);
+        return r;
+}
+
+/* ------------------------------------------------------------------ the verdict */
+
+static int compile_patterns(struct sbx_cmd_ctx *c)
+{
+        const struct sbx_strv *l = &c->p->deny_patterns;
+
+        if (!l->n)
+                return 0;
+        if (!(c->re = calloc(l->n, sizeof(*c->re))))
+                return -ENOMEM;
+        for (; c->n_re < l->n; c->n_re++)
+                if (regcomp(&c->re[c->n_re], l->v[c->n_re], REG_EXTENDED | REG_ICASE | REG_NOSUB) != 0)
+                        return sbx_cmd_deny(c, NULL, "deny pattern '%s' does not compile (commands.deny_patterns)",
+                                            l->v[c->n_re]);
+        return 0;
+}
+
+static void free_patterns(struct sbx_cmd_ctx *c)
+{
+        for (size_t i = 0; i < c->n_re; i++)
+                regfree(&c->re[i]);
+        free(c->re);
+}
+
+/* The deny patterns against the whole line, then argv as a simple command. */
+static int check_argv(struct sbx_cmd_ctx *c, const struct sbx_sh_word *w, size_t n, const char *line)
+{
+        unsigned info = 0;
+        int r = match_patterns(c, line);
+
+        return r < 0 ? r : sbx_cmd_check_words(c, w, n, line, &no_how, &info);
+}
+
+int sbx_cmd_check(const struct sbx_cmd_policy *p, char *const *argv, struct sbx_verdict *v)
+{
+        struct sbx_cmd_ctx c = { .p = p, .v = v };
+        _cleanup_free_ struct sbx_sh_word *w = NULL;
+        _cleanup_free_ char *line = NULL;
+        size_t n = 0;
+        int r = 0;
+
+        *v = (struct sbx_verdict){ 0 };
+        if (p && p->mode == SBX_CMD_OFF) {
+                v->allow = true;
+                snprintf(v->reason, sizeof(v->reason), "command policy off");
+                return 0;
+        }
+        while (argv && argv[n])
+                n++;
+        if (!p || (p->mode != SBX_CMD_ALLOWLIST && p->mode != SBX_CMD_DENYLIST))
+                return sbx_cmd_deny(&c, NULL, "no valid command policy");
+        if (!n)
+                return sbx_cmd_deny(&c, NULL, "no command");
+        if ((w = calloc(n, sizeof(*w))))
+                for (size_t i = 0; i < n; i++)
+                        w[i].text = argv[i];
+        if (!w || !(line = sbx_cmd_join(w, n)))
+                r = -ENOMEM;
+        else if ((r = compile_patterns(&c)) >= 0 && !c.denied) {
+                r = check_argv(&c, w, n, line);
+                if (r >= 0 && !c.denied && (c.saw_cd || c.saw_home || c.dotglob)) {
+                        c.cwd_unknown = c.saw_cd;
+                        c.home_unknown = c.saw_home;
+                        c.n_checked = 0;
+                        c.names[0] = '\0';
+                        r = check_argv(&c, w, n, line);
+                }
+        }
+        free_patterns(&c);
+        if (r < 0) {
+                c.denied = false;
+                sbx_cmd_deny(&c, NULL, "cannot check the command: %s", strerror(-r));
+                return r;
+        }
+        if (!c.denied) {
+                v->allow = true;
+                snprintf(v->reason, sizeof(v->reason), "allowed: %zu command%s checked (%s)", c.n_checked,
+                         c.n_checked == 1 ? "" : "s", c.names);
+                tidy(v->reason);
+        }
+        return 0;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/* The execute allowlist: the files an allowlist profile's commands are, plus what the
+ * kernel must also execute to run them (the ELF interpreter, a script's interpreter).
+ * Launcher side, before clone: host paths, canonical, which are the jail's paths too
+ * because the system view is bound at the same place. */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../lib/cleanup.h"
+#include "profile.h"
+#include "resolve.h"
+
+#define MAX_INTERP_DEPTH 4
+
+static int add_file(struct sbx_strv *set, const char *path, const char *path_env, unsigned depth);
+
+/* PT_INTERP of an ELF file (64- or 32-bit, native byte order), or "" when none. */
+static void elf_interp(int fd, char *buf, size_t size)
+{
+        Elf64_Ehdr eh;
+
+        buf[0] = '\0';
+        if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+                return;
+        for (unsigned i = 0; i < eh.e_phnum && i < 256; i++) {
+                Elf64_Phdr ph;
+                Elf32_Phdr ph32;
+                uint64_t off, len;
+
+                if (eh.e_ident[EI_CLASS] == ELFCLASS64) {
+                        if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * eh.e_phentsize)) != (ssize_t)sizeof(ph))
+                                return;
+                        if (ph.p_type != PT_INTERP)
+                                continue;
+                        off = ph.p_offset;
+                        len = ph.p_filesz;
+                } else {
+                        const Elf32_Ehdr *e32 = (const Elf32_Ehdr *)&eh;
+
+                        if (pread(fd, &ph32, sizeof(ph32), (off_t)(e32->e_phoff + (uint64_t)i * e32->e_phentsize)) != (ssize_t)sizeof(ph32))
+                                return;
+                        if (ph32.p_type != PT_INTERP)
+                                continue;
+                        off = ph32.p_offset;
+                        len = ph32.p_filesz;
+                }
+                if (len == 0 || len >= size || pread(fd, buf, len, (off_t)off) != (ssize_t)len)
+                        buf[0] = '\0';
+                else
+                        buf[len] = '\0';
+                return;
+        }
+}
+
+/* "#!/bin/sh -e" → "/bin/sh"; "#!/usr/bin/env python3" → "/usr/bin/env" and "python3". */
+static void script_interp(int fd, char *interp, size_t isize, char *arg, size_t asize)
+{
+        char line[256];
+        ssize_t n = pread(fd, line, sizeof(line) - 1, 0);
+        char *save = NULL, *tok;
+
+        interp[0] = arg[0] = '\0';
+        if (n < 3 || line[0] != '#' || line[1] != '!')
+                return;
+        line[n] = '\0';
+        line[strcspn(line, "\n")] = '\0';
+        tok = strtok_r(line + 2, " \t", &save);
+        if (!tok)
+                return;
+        snprintf(interp, isize, "%s", tok);
+        tok = strtok_r(NULL, " \t", &save);
+        if (tok)
+                snprintf(arg, asize, "%s", tok);
+}
+
+/* @name on the jail's PATH: every match (ls in /usr/bin and /bin is one file). */
+static int add_name(struct sbx_strv *set, const char *name, const char *path_env, unsigned depth)
+{
+        _cleanup_free_ char *dirs = strdup(path_env ? path_env : "/usr/bin:/bin");
+        char *save = NULL;
+        int r;
+
+        if (!dirs)
+                return -ENOMEM;
+        for (char *dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+                char path[PATH_MAX];
+
+                if (dir[0] != '/')
+                        continue;
+                snprintf(path, sizeof(path), "%s/%s", dir, name);
+                if ((r = add_file(set, path, path_env, depth)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int add_file(struct sbx_strv *set, const char *path, const char *path_env, unsigned depth)
+{
+        char real[PATH_MAX], interp[PATH_MAX], arg[256];
+        _cleanup_close_ int fd = -1;
+        struct stat st;
+        int r;
+
+        if (depth > MAX_INTERP_DEPTH || !realpath(path, real))
+                return 0;
+        fd = open(real, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+                return 0;
+        if (sbx_strv_contains(set, real))
+                return 0;
+        if (sbx_strv_push(set, real) < 0)
+                return -ENOMEM;
+        elf_interp(fd, interp, sizeof(interp));
+        if (interp[0])
+                return add_file(set, interp, path_env, depth + 1);
+        script_interp(fd, interp, sizeof(interp), arg, sizeof(arg));
+        if (!interp[0])
+                return 0;
+        if ((r = add_file(set, interp, path_env, depth + 1)) < 0)
+                return r;
+        /* "#!/usr/bin/env NAME": env then runs NAME from PATH. */
+        if (arg[0] && arg[0] != '-' && strcmp(strrchr(interp, '/') ? strrchr(interp, '/') + 1 : interp, "env") == 0)
+                return add_name(set, arg, path_env, depth + 1);
+        return 0;
+}
+
+int sbx_execset_build(struct sbx_profile *pr)
+{
+        const char *path = sbx_plan_get_env(&pr->plan, "PATH");
+        int r;
+
+        pr->plan.exec_restricted = true;
+        for (size_t i = 0; i < pr->commands.allow.n; i++)
+                if ((r = add_name(&pr->plan.exec_allow, pr->commands.allow.v[i], path, 0)) < 0)
+                        return r;
+        return 0;
+}

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/* From a layered profile and the command line to the plan: the command line may only
+ * narrow what the profile allows (lower limits, no network the profile does not give;
+ * its binds are checked against the profile's roots by validation), then the system
+ * view, the environment taken from the caller, and the execute allowlist. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/cleanup.h"
+#include "../lib/json.h"
+#include "profile.h"
+#include "resolve.h"
+
+extern char **environ;
+
+static int too_much(struct sbx_error *e, const struct sbx_plan *p, const char *option, unsigned long long asked,
+                    unsigned long long limit, const char *unit)
+{
+        int r = sbx_error_set(e, "profile", EPERM, "", "", "%s %llu%s exceeds profile '%s''s limit of %llu%s", option, asked,
+                              unit, p->name, limit, unit);
+        sbx_error_hint(e, "ask for at most the profile's limit, or use a profile that allows more");
+        return r;
+}
+
+/* One limit: the caller may lower it, never raise it past a limit the profile sets. */
+static int narrow_limit(struct sbx_plan *p, uint64_t *have, uint64_t asked, const char *option, const char *unit,
+                        uint64_t scale, struct sbx_error *e)
+{
+        if (!asked)
+                return 0;
+        if (*have && asked > *have)
+                return too_much(e, p, option, asked / scale, *have / scale, unit);
+        *have = asked;
+        return 0;
+}
+
+static int narrow_limits(struct sbx_plan *p, const struct sbx_plan *cli, struct sbx_error *e)
+{
+        const struct sbx_limits *c = &cli->limits;
+        struct sbx_limits *l = &p->limits;
+        int r;
+
+        if ((r = narrow_limit(p, &l->timeout_ms, c->timeout_ms, "--timeout", " ms", 1, e)) < 0 ||
+            (r = narrow_limit(p, &l->memory, c->memory, "--memory", " MiB", 1u << 20, e)) < 0 ||
+            (r = narrow_limit(p, &l->pids, c->pids, "--pids", "", 1, e)) < 0 ||
+            (r = narrow_limit(p, &l->cpu_seconds, c->cpu_seconds, "--cpu", " s", 1, e)) < 0)
+                return r;
+        /* Limits asked for are never weakened; the profile's are, where it says the
+         * cgroup is optional. */
+        l->memory_explicit = c->memory || (l->memory && !(p->optional & SBX_HARDEN_CGROUP));
+        l->pids_explicit = c->pids || (l->pids && !(p->optional & SBX_HARDEN_CGROUP));
+        return 0;
+}
+
+static int narrow(struct sbx_plan *p, const struct sbx_plan *cli, bool net_set, struct sbx_error *e)
+{
+        int r;
+
+        if (net_set && cli->net == SBX_NET_HOST && p->net != SBX_NET_HOST) {
+                r = sbx_error_set(e, "profile", EPERM, "", "", "profile '%s' does not allow --net host", p->name);
+                sbx_error_hint(e, "use a profile with network: host (e.g. --profile network)");
+                return r;
+        }
+        if (net_set)
+                p->net = cli->net;
+        if ((r = narrow_limits(p, cli, e)) < 0)
+                return r;
+        if (cli->hostname) {
+                free(p->hostname);
+                if (!(p->hostname = strdup(cli->hostname)))
+                        return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+        }
+        for (size_t i = 0; i < cli->n_env; i++) {
+                const char *eq = strchr(cli->env[i], '=');
+                _cleanup_free_ char *name = eq ? strndup(cli->env[i], (size_t)(eq - cli->env[i])) : NULL;
+
+                if (!name)
+                        return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+                if ((r = sbx_plan_set_env(p, name, eq + 1, e)) < 0)
+                        return r;
+        }
+        /* The caller's binds and tmpfs, after the profile's; validation holds binds to
+         * the profile's roots. */
+        for (size_t i = 0; i < cli->n_mounts; i++) {
+                const struct sbx_mount *m = &cli->mounts[i];
+
+                if ((r = sbx_plan_add_mount(p, m->kind, m->source, m->dest, m->size, e)) < 0)
+                        return r;
+                p->mounts[p->n_mounts - 1].caller = true;
+        }
+        return 0;
+}
+
+/* The system view goes first, so that everything the profile adds lands on it. */
+static int prepend_system_view(struct sbx_plan *p, struct sbx_error *e)
+{
+        struct sbx_plan sys;
+        struct sbx_mount *all;
+        int r;
+
+        sbx_plan_init(&sys);
+        if ((r = sbx_plan_add_system_view(&sys, e)) < 0) {
+                sbx_plan_done(&sys);
+                return r;
+        }
+        if (sys.n_mounts + p->n_mounts > SBX_MAX_MOUNTS) {
+                sbx_plan_done(&sys);
+                return sbx_error_set(e, "profile", E2BIG, "", "", "more than %d mounts", SBX_MAX_MOUNTS);
+        }
+        all = reallocarray(sys.mounts, sys.n_mounts + p->n_mounts, sizeof(*all));
+        if (!all) {
+                sbx_plan_done(&sys);
+                return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+        }
+        if (p->n_mounts)
+                memcpy(all + sys.n_mounts, p->mounts, p->n_mounts * sizeof(*all));
+        free(p->mounts);
+        p->mounts = all;
+        p->n_mounts += sys.n_mounts;
+        sys.mounts = NULL;
+        sys.n_mounts = 0;
+        sbx_plan_done(&sys);
+        return 0;
+}
+
+/* TERM, LANG and LC_* reach terminfo and locale parsers: only tame values. */
+static bool needs_tame(const char *name)
+{
+        return strcmp(name, "TERM") == 0 || strcmp(name, "LANG") == 0 || strncmp(name, "LC_", 3) == 0;
+}
+
+/* environment.pass: the named variables (or NAME* prefixes) the caller has. */
+static int pass_env(struct sbx_profile *pr, struct sbx_error *e)
+{
+        for (char **env = environ; env && *env; env++) {
+                const char *eq = strchr(*env, '=');
+                size_t len = eq ? (size_t)(eq - *env) : 0;
+                char name[256];
+                int r;
+
+                if (!eq || len == 0 || len >= sizeof(name))
+                        continue;
+                memcpy(name, *env, len);
+                name[len] = '\0';
+                for (size_t i = 0; i < pr->env_pass.n; i++) {
+                        const char *pat = pr->env_pass.v[i];
+                        size_t plen = strlen(pat);
+                        bool match = pat[plen - 1] == '*' ? strncmp(name, pat, plen - 1) == 0 : strcmp(name, pat) == 0;
+
+                        if (!match || (needs_tame(name) && !sbx_env_value_is_tame(eq + 1)))
+                                continue;
+                        if ((r = sbx_plan_set_env(&pr->plan, name, eq + 1, e)) < 0)
+                                return r;
+                        break;
+                }
+        }
+        return 0;
+}
+
+static int add_deny(struct sbx_profile *pr, const char *name, struct sbx_error *e)
+{
+        if (sbx_strv_contains(&pr->seccomp_deny, name) || sbx_strv_push(&pr->seccomp_deny, name) == 0)
+                return 0;
+        return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+}
+
+/* allowlist mode: the kernel enforces the list too.  A memfd lives on an internal
+ * file system that neither Landlock nor noexec covers, so none may be made. */
+static int restrict_exec(struct sbx_profile *pr, struct sbx_error *e)
+{
+        int r;
+
+        if (pr->commands.mode != SBX_CMD_ALLOWLIST)
+                return 0;
+        if (sbx_execset_build(pr) < 0)
+                return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+        if ((r = add_deny(pr, "memfd_create", e)) < 0 || (r = add_deny(pr, "memfd_secret", e)) < 0)
+                return r;
+        return 0;
+}
+
+int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_plan *cli, bool net_set, const struct sbx_vars *vars,
+                        struct sbx_error *e)
+{
+        struct sbx_plan *p = &pr->plan;
+        const char *home;
+        int r;
+
+        free(p->workspace);
+        p->workspace = strdup(vars->workspace);
+        if (!p->workspace || !p->hostname)
+                return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+        /* The execute allowlist is looked up on the profile's PATH, before the caller's
+         * --env could point it into the workspace. */
+        if ((r = restrict_exec(pr, e)) < 0 || (r = pass_env(pr, e)) < 0 || (r = narrow(p, cli, net_set, e)) < 0)
+                return r;
+        if (pr->git && p->workspace_mode != SBX_WS_NONE && (r = sbx_git_binds(pr, p->workspace, e)) < 0)
+                return r;
+        if (pr->system && (r = prepend_system_view(p, e)) < 0)
+                return r;
+        home = sbx_plan_get_env(p, "HOME");
+        pr->commands.home = home ? home : "/";
+        for (size_t i = 0; i < pr->commands.rm_protected.n; i++)
+                if (strcmp(pr->commands.rm_protected.v[i], "~") == 0) {
+                        char *h = strdup(pr->commands.home);
+
+                        if (!h)
+                                return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+                        free(pr->commands.rm_protected.v[i]);
+                        pr->commands.rm_protected.v[i] = h;
+                }
+        pr->commands.cwd = p->workdir ? p->workdir : p->workspace_mode != SBX_WS_NONE ? p->workspace : "/";
+        return 0;
+}
+
+void sbx_profile_to_json(const struct sbx_profile *pr, FILE *f)
+{
+        static const char *const modes[] = { "off", "allowlist", "denylist" };
+        const struct sbx_cmd_policy *c = &pr->commands;
+
+        sbx_plan_to_json_fields(&pr->plan, f);
+        sbx_json_strv(f, "extends_chain", &pr->chain);
+        fputs(",\"seccomp\":{\"action\":", f);
+        sbx_json_string(f, pr->seccomp_action ? "kill" : "errno");
+        sbx_json_strv(f, "allow", &pr->seccomp_allow);
+        sbx_json_strv(f, "deny", &pr->seccomp_deny);
+        fputs("},\"commands\":{\"mode\":", f);
+        sbx_json_string(f, modes[c->mode]);
+        sbx_json_strv(f, "allow", &c->allow);
+        sbx_json_strv(f, "deny", &c->deny);
+        sbx_json_strv(f, "deny_patterns", &c->deny_patterns);
+        fprintf(f, ",\"allow_pipe_to_shell\":%s", c->allow_pipe_to_shell ? "true" : "false");
+        sbx_json_strv(f, "rm_protected", &c->rm_protected);
+        sbx_json_strv(f, "chmod_modes", &c->chmod_modes);
+        sbx_json_strv(f, "kill_targets", &c->kill_targets);
+        sbx_json_strv(f, "git_deny", &c->git_deny);
+        fprintf(f, "},\"audit\":{\"argv_max\":%llu}", (unsigned long long)pr->audit_argv_max);
+        sbx_json_strv(f, "final", &pr->final);
+        fputs("}\n", f);
+}

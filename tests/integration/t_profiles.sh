@@ -1,0 +1,195 @@
+#!/bin/bash
+# Profiles: the shipped ones each run a real workload; the command line only narrows
+# a profile (refusals say why and run nothing); profiles by path and by extends;
+# --list-profiles, --dry-run; --check verdicts; a denied command never starts.
+. "$(dirname "$0")/../lib.sh"
+t_init
+
+# run_in PROFILE SHELL-COMMAND: sh -c in the jail, workspace $WS.
+run_in() {
+	local profile=$1
+	shift
+	sbx --profile "$profile" --workspace "$WS" "$@"
+}
+
+# ---- listing and dry runs
+sbx --list-profiles
+list_rc=$RC
+cp "$OUT" "$T/list"
+for p in workspace readonly network build strict git; do
+	if [[ $list_rc == 0 ]] && grep -q "^$p " "$T/list"; then
+		t_ok "--list-profiles lists $p"
+	else
+		t_fail "--list-profiles lists $p" "rc=$list_rc; stdout: $(head -c 300 "$T/list" | tr '\n' '|')"
+	fi
+	sbx --profile "$p" --workspace "$WS" --dry-run -- true
+	if [[ $RC == 0 ]] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["profile"] != sys.argv[2])' "$OUT" "$p"; then
+		t_ok "--dry-run prints the resolved $p profile as JSON"
+	else
+		t_fail "--dry-run prints the resolved $p profile as JSON" "$(run_info)"
+	fi
+done
+
+# ---- the command line narrows, never widens
+sbx --workspace "$WS" --net host -- "$WS/probe" status
+expect_rc "--net host refused under workspace (no network)" 125
+if grep -q "does not allow --net host" "$ERR" && ! grep -q "result=" "$OUT"; then
+	t_ok "--net host refusal says why and runs nothing"
+else
+	t_fail "--net host refusal says why and runs nothing" "$(run_info)"
+fi
+jail --profile network -- status
+if ran_ok "network profile runs"; then
+	if [[ $(kv ns.net) == "$(host_ns net)" ]]; then
+		t_ok "network profile shares the host's network namespace"
+	else
+		t_fail "network profile shares the host's network namespace" "ns.net=$(kv ns.net) host=$(host_ns net)"
+	fi
+fi
+sbx --profile strict --workspace "$WS" --pids 300 -- ls
+expect_rc "--pids above the profile's limit refused" 125
+grep -q "exceeds profile 'strict'" "$ERR" && t_ok "limit refusal names the profile" || t_fail "limit refusal names the profile" "$(run_info)"
+sbx --profile strict --workspace "$WS" --pids 100 --dry-run -- ls
+if [[ $RC == 0 ]] && grep -q '"pids":100' "$OUT"; then t_ok "--pids below the profile's limit narrows it"; else t_fail "--pids below the profile's limit narrows it" "$(run_info)"; fi
+mkdir -p "$T/rwdata"
+sbx --workspace "$WS" --rw /etc:/hostetc -- true
+expect_rc "--rw outside the profile's bind roots refused" 125
+grep -q "does not allow --rw '/etc'" "$ERR" && t_ok "bind refusal names the roots" || t_fail "bind refusal names the roots" "$(run_info)"
+ln -sfn /etc "$T/rwdata/link-out"
+sbx --workspace "$WS" --rw "$T/rwdata/link-out:/x" -- true
+expect_rc "--rw through a symlink out of the roots refused" 125
+sbx --workspace "$WS" --rw "/proc/self/root/etc:/x" -- true
+expect_rc "--rw via /proc/self/root refused" 125
+sbx --workspace "$WS" --rw "$T/rwdata:/rwdata" -- "$WS/probe" write /rwdata/f
+expect_kv "--rw under an allowed root works" result ok
+
+# ---- readonly: the workspace cannot be written
+jail --profile readonly -- write "$WS/ro-attempt"
+expect_kv_in "readonly: workspace write refused inside" result EROFS EACCES EPERM
+host_check "readonly: nothing reached the host workspace" "$WS/ro-attempt exists" test ! -e "$WS/ro-attempt"
+jail --profile readonly -- write /tmp/scratch
+expect_kv "readonly: /tmp is writable" result ok
+sbx --profile readonly --workspace "$WS" --rw "$T/rwdata:/rwdata" -- true
+expect_rc "readonly: no read-write bind allowed" 125
+
+# ---- build: a real compile and run
+if command -v cc >/dev/null; then
+	printf '#include <stdio.h>\nint main(void){puts("built-ok");return 0;}\n' >"$WS/hello.c"
+	sbx --profile build --workspace "$WS" -- sh -c 'cc hello.c -o hello && ./hello'
+	if [[ $RC == 0 ]] && grep -q built-ok "$OUT"; then t_ok "build: cc hello.c && ./a.out"; else t_fail "build: cc hello.c && ./a.out" "$(run_info)"; fi
+else
+	t_skip "build: cc hello.c && ./a.out" "no C compiler on this machine"
+fi
+
+# ---- strict: the allowlist, enforced by the kernel
+sbx --profile strict --workspace "$WS" -- ls /
+expect_rc "strict: ls runs" 0
+sbx --profile strict --workspace "$WS" -- "$WS/probe" status
+expect_rc "strict: a binary in the workspace is denied by the policy" 126
+# The policy sees only the top-level command; a script that sh reads is the kernel's
+# to stop.
+cp /bin/true "$WS/true-copy"
+printf './true-copy; echo rc=$?\n' >"$WS/run-copy.sh"
+sbx --profile strict --workspace "$WS" -- sh run-copy.sh
+if [[ $RC == 0 ]] && grep -q "rc=126" "$OUT"; then
+	t_ok "strict: a copied binary cannot be executed (Landlock, noexec)"
+else
+	t_fail "strict: a copied binary cannot be executed (Landlock, noexec)" "$(run_info); out: $(head -c 200 "$OUT")"
+fi
+printf 'cp /bin/ls /tmp/ls2 && /tmp/ls2 / >/dev/null; echo rc=$?; /lib64/ld-linux-x86-64.so.2 /tmp/ls2 >/dev/null 2>&1; echo ldso=$?\n' >"$WS/run-tmp.sh"
+sbx --profile strict --workspace "$WS" -- sh run-tmp.sh
+if grep -q "rc=126" "$OUT" && ! grep -q "ldso=0" "$OUT"; then
+	t_ok "strict: a copy in /tmp cannot run, not even through the loader"
+else
+	t_fail "strict: a copy in /tmp cannot run, not even through the loader" "$(run_info); out: $(head -c 200 "$OUT" | tr '\n' '|')"
+fi
+sbx --profile strict --workspace "$WS" -- sh -c 'python3 -c "import os; os.memfd_create(\"x\")" 2>/dev/null; echo rc=$?'
+grep -q "rc=1" "$OUT" && t_ok "strict: no memfd to execute from" || t_fail "strict: no memfd to execute from" "$(run_info); $(cat "$OUT")"
+
+# --check: verdicts, nothing runs
+check() {
+	local want=$1 name=$2
+	shift 2
+	sbx --profile strict --workspace "$WS" --check -- "$@"
+	if [[ $RC == "$want" ]] && [[ -s $OUT ]]; then
+		t_ok "check: $name"
+	else
+		t_fail "check: $name" "expected $want; $(run_info); out: $(head -c 200 "$OUT")"
+	fi
+}
+check 0 "ls allowed" ls -la
+check 0 "pipeline of allowed commands" sh -c 'ls | grep x | wc -l'
+check 126 "rm -rf / denied" sh -c 'rm -rf /'
+check 126 "rm -rf ~ denied" rm -rf '~'
+check 126 "command outside the allowlist denied" sh -c 'ls; nc -l 4444'
+check 126 "curl piped into a shell denied" sh -c 'curl http://x | sh'
+check 126 "git push --force denied" git push --force origin main
+check 126 "chmod u+s denied" chmod u+s x
+check 126 "sudo denied by pattern" sh -c 'SUDO_X=1 sudo id'
+check 126 "unparseable shell denied" sh -c 'echo "unterminated'
+sbx --profile strict --workspace "$WS" --check -- sh -c 'rm -rf /'
+grep -q "^deny: .*rm" "$OUT" && t_ok "check: the reason names the segment and rule" || t_fail "check: the reason names the segment and rule" "$(head -c 300 "$OUT")"
+sbx --profile strict --workspace "$WS" -- sh -c "touch ran-marker; nc -l 4444"
+expect_rc "strict: a denied command exits 126" 126
+if [[ ! -e $WS/ran-marker ]]; then t_ok "strict: a denied command never starts"; else t_fail "strict: a denied command never starts" "ran-marker appeared"; fi
+
+# ---- a profile by path, extending a shipped one
+cat >"$T/custom.yaml" <<EOF
+extends: workspace
+hostname: custom-host
+environment:
+  set: { SBX_CUSTOM: "yes" }
+EOF
+sbx --profile "$T/custom.yaml" --workspace "$WS" -- "$WS/probe" status
+expect_kv "profile by path: its hostname" hostname custom-host
+cat >"$T/bad.yaml" <<EOF
+extends: workspace
+limits:
+  memroy: 1G
+EOF
+sbx --profile "$T/bad.yaml" --workspace "$WS" -- true
+expect_rc "bad profile: exit 125" 125
+grep -q "bad.yaml:3:3: unknown key 'limits.memroy' (did you mean 'memory'?)" "$ERR" && t_ok "bad profile: file:line:col and the nearest key" ||
+	t_fail "bad profile: file:line:col and the nearest key" "$(head -c 300 "$ERR")"
+
+# ---- git: a plain repository and a linked worktree
+git_env=(--env GIT_AUTHOR_NAME=t --env GIT_AUTHOR_EMAIL=t@t --env GIT_COMMITTER_NAME=t --env GIT_COMMITTER_EMAIL=t@t)
+if command -v git >/dev/null; then
+	G=$T/repo
+	mkdir -p "$G"
+	git -C "$G" init -q && git -C "$G" -c user.name=t -c user.email=t@t commit -q --allow-empty -m init
+	sbx --profile git --workspace "$G" "${git_env[@]}" -- sh -c 'echo a > f && git add f && git commit -q -m from-jail'
+	if [[ $RC == 0 ]] && git -C "$G" log --format=%s | grep -q from-jail; then
+		t_ok "git: add and commit in a plain repository"
+	else
+		t_fail "git: add and commit in a plain repository" "$(run_info)"
+	fi
+	sbx --profile git --workspace "$G" -- sh -c 'echo "#!/bin/sh" > .git/hooks/pre-commit; echo hook=$?; echo x >> .git/config; echo config=$?; mv .git .git2; echo mv=$?'
+	if grep -q "hook=[1-9]" "$OUT" && grep -q "config=[1-9]" "$OUT" && grep -q "mv=[1-9]" "$OUT" &&
+		[[ ! -e $G/.git/hooks/pre-commit && -d $G/.git ]]; then
+		t_ok "git: hooks and config cannot be planted, .git cannot be swapped"
+	else
+		t_fail "git: hooks and config cannot be planted, .git cannot be swapped" "$(run_info); out: $(tr '\n' '|' <"$OUT")"
+	fi
+	W=$T/wt
+	git -C "$G" worktree add -q "$W" 2>/dev/null
+	sbx --profile git --workspace "$W" "${git_env[@]}" -- sh -c 'echo b > g && git add g && git commit -q -m from-worktree'
+	if [[ $RC == 0 ]] && git -C "$G" log --all --format=%s | grep -q from-worktree; then
+		t_ok "git: add and commit in a linked worktree"
+	else
+		t_fail "git: add and commit in a linked worktree" "$(run_info)"
+	fi
+	sbx --profile git --workspace "$W" -- sh -c "echo x > '$G/.git/hooks/post-commit'; echo hook=\$?; echo x >> '$G/.git/config'; echo config=\$?; echo x > '$G/.git/info/attributes'; echo info=\$?"
+	if grep -q "hook=[1-9]" "$OUT" && grep -q "config=[1-9]" "$OUT" && grep -q "info=[1-9]" "$OUT" && [[ ! -e $G/.git/hooks/post-commit ]]; then
+		t_ok "git: a worktree cannot plant hooks, config or info in the common dir"
+	else
+		t_fail "git: a worktree cannot plant hooks, config or info in the common dir" "$(run_info); out: $(tr '\n' '|' <"$OUT")"
+	fi
+	# A .git file pointing somewhere else is refused, not bound.
+	mkdir -p "$T/evil"
+	echo "gitdir: /etc" >"$T/evil/.git"
+	sbx --profile git --workspace "$T/evil" -- true
+	expect_rc "git: a .git file naming a foreign directory is refused" 125
+else
+	t_skip "git profile" "git is not installed"
+fi

@@ -74,6 +74,10 @@ struct sbx_cmd_call {
         unsigned *info;              /* SBX_CMD_* bits to add to */
 };
 
+/* Words @k->w[from..to) that bash may split or glob into several (an unquoted $x, *,
+ * {a,b}) could move every later word: a deny, true, when there is one. */
+bool sbx_cmd_deny_splits(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, size_t from, size_t to);
+
 /* commands-wrap.c: wrappers, eval, alias, trap, su, flock, busybox, export…
  * (1 when @k is none of those), and VAR=value. */
 int sbx_cmd_check_wrapper(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k);

@@ -291,14 +291,19 @@ static bool is_number(const char *s)
         return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+/* $! and $$: a child of ours and ourselves, never -1 */
+static bool is_own_pid(const char *t)
+{
+        return streq(t, "$!") || streq(t, "${!}") || streq(t, "$$") || streq(t, "${$}");
+}
+
 static int kill_target(struct sbx_cmd_ctx *c, const char *name, const struct sbx_sh_word *t, const char *seg)
 {
         const struct sbx_strv *l = &c->p->kill_targets;
 
         if (!l->n) {
-                /* $! and $$ are our own children and ourselves; anything else computed
-                 * could be -1 */
-                if (sbx_cmd_computed(t) && !streq(t->text, "$!") && !streq(t->text, "${!}") && !streq(t->text, "$$"))
+                /* anything else computed could be -1 */
+                if (sbx_cmd_computed(t) && !is_own_pid(t->text))
                         return sbx_cmd_deny(c, seg, "%s: target '%s' is computed at run time (" KILL_RULE ")", name,
                                             t->text);
                 if (streq(name, "kill") && is_number(t->text) && strtol(t->text, NULL, 10) == -1)
@@ -333,6 +338,9 @@ int sbx_rule_kill(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 
         if (k->how->runtime_args)
                 return sbx_cmd_deny(c, seg, "%s: its targets come from stdin at run time (" KILL_RULE ")", name);
+        for (size_t i = 1; i < n; i++)
+                if (!is_own_pid(w[i].text) && sbx_cmd_deny_splits(c, k, i, i + 1)) /* kill -s $S 1: S='9 -1' */
+                        return 0;
         for (size_t i = 1; i < n && !c->denied; i++) {
                 const char *t = w[i].text;
                 bool is_first = first;
@@ -579,7 +587,7 @@ int sbx_rule_git(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                 if (c->denied)
                         return 0;
         }
-        if (i >= n)
+        if (sbx_cmd_deny_splits(c, k, 1, i) || i >= n) /* -C $dir could be -C x push --force */
                 return 0;
         if (sbx_cmd_computed(&w[i]))
                 return c->p->git_deny.n ? sbx_cmd_deny(c, seg, "git: subcommand '%s' is computed at run time (" GIT_RULE ")", w[i].text) : 0;
@@ -617,6 +625,9 @@ int sbx_rule_find(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
         size_t i = 1, first, n = k->n;
         int r = 0;
 
+        /* find . -name $x: x could add -delete or -exec; find $d: d could too */
+        if (sbx_cmd_deny_splits(c, k, 1, n))
+                return 0;
         while (i < n && (streq(w[i].text, "-H") || streq(w[i].text, "-L") || streq(w[i].text, "-P") ||
                          startswith(w[i].text, "-O") || streq(w[i].text, "-D")))
                 i += streq(w[i].text, "-D") ? 2 : 1;

@@ -105,8 +105,10 @@ static int check_alias(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 {
         int r = 0;
 
-        for (size_t i = 1; i < k->n && r >= 0; i++)
-                if (k->w[i].text[0] != '-' && strchr(k->w[i].text, '='))
+        for (size_t i = 1; i < k->n && r >= 0 && !c->denied; i++)
+                if (sbx_cmd_computed(&k->w[i]))
+                        r = sbx_cmd_deny(c, k->seg, "alias: '%s' is computed at run time", k->w[i].text);
+                else if (k->w[i].text[0] != '-' && strchr(k->w[i].text, '='))
                         r = arg_code(c, k, &k->w[i], strchr(k->w[i].text, '=') + 1);
         return r;
 }
@@ -128,9 +130,12 @@ static int check_declare(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 {
         int r = 0;
 
-        for (size_t i = 1; i < k->n && r >= 0; i++)
+        for (size_t i = 1; i < k->n && r >= 0 && !c->denied; i++)
                 if (is_env_assignment(k->w[i].text))
                         r = sbx_cmd_check_assignment(c, &k->w[i], k->seg);
+                else if (sbx_cmd_computed(&k->w[i]))
+                        /* export $X: X may hold LD_PRELOAD=… */
+                        r = sbx_cmd_deny(c, k->seg, "%s: '%s' is computed at run time", k->name, k->w[i].text);
         return r;
 }
 
@@ -141,6 +146,8 @@ static int check_su(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                                                 "--whitelist-environment", NULL };
 
         *k->info |= SBX_CMD_INTERP;
+        if (sbx_cmd_deny_splits(c, k, 1, k->n))
+                return 0;
         for (size_t i = 1; i < k->n; i++) {
                 const char *t = k->w[i].text;
 
@@ -162,6 +169,11 @@ static int check_flock(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
         const struct sbx_sh_word *w = k->w, *code = NULL;
         size_t i = 1;
 
+        static const char *const longs[] = { "--shared", "--exclusive", "--unlock", "--nonblock", "--nb",
+                                             "--close", "--no-fork", "--verbose", NULL };
+        static const char *const with_arg[] = { "-w", "-E", "--timeout", "--wait", "--conflict-exit-code", NULL };
+        static struct sbx_sh_word attached;
+
         for (; i < k->n && !code; i++) {
                 const char *t = w[i].text;
 
@@ -173,14 +185,20 @@ static int check_flock(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                 }
                 if (t[0] != '-' || !t[1])
                         break;
-                if (streq(t, "-c") || streq(t, "--command"))
+                if (streq(t, "-c") || streq(t, "--command")) {
                         code = i + 1 < k->n ? &w[++i] : NULL;
-                else if (streq(t, "-w") || streq(t, "-E") || streq(t, "--timeout") || streq(t, "--wait") ||
-                         streq(t, "--conflict-exit-code"))
+                } else if (strncmp(t, "--command=", 10) == 0) {
+                        attached = (struct sbx_sh_word){ .text = w[i].text + 10, .flags = w[i].flags };
+                        code = &attached;
+                } else if (in_list(with_arg, t)) {
                         i++;
-                else if (t[1] != '-' && strspn(t + 1, "sexnoFuv") != strlen(t + 1))
+                } else if (t[1] == '-' ? !in_list(longs, t) && !strchr(t, '=')
+                                       : strspn(t + 1, "sexnoFuv") != strlen(t + 1)) {
                         return sbx_cmd_deny(c, k->seg, "flock: unknown option '%s': cannot tell what it runs", t);
+                }
         }
+        if (sbx_cmd_deny_splits(c, k, 1, i))
+                return 0;
         /* i is the lock file; flock FILE -c CODE */
         if (!code && i + 2 < k->n && (streq(w[i + 1].text, "-c") || streq(w[i + 1].text, "--command")))
                 code = &w[i + 2];
@@ -354,7 +372,7 @@ static int unwrap(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, const str
         size_t i = wrapper_options(c, k, wr, &shell, &direct);
         int r = 0;
 
-        if (i == SIZE_MAX)
+        if (i == SIZE_MAX || sbx_cmd_deny_splits(c, k, 1, i)) /* the options' arguments too */
                 return 0;
         for (; wr->assigns && i < k->n && is_env_assignment(k->w[i].text) && r >= 0 && !c->denied; i++)
                 r = sbx_cmd_check_assignment(c, &k->w[i], k->seg);

@@ -101,9 +101,12 @@ int sbx_cmd_deny(struct sbx_cmd_ctx *c, const char *seg, const char *fmt, ...)
 /* Keeps the first few names checked, for "allowed: 3 commands checked (ls, grep)". */
 static void note_name(struct sbx_cmd_ctx *c, const char *name)
 {
-        size_t have = strlen(c->names), len = strlen(name);
+        size_t have = strlen(c->names), len;
 
         c->n_checked++;
+        if (!name[0])
+                name = "''"; /* '' or /usr/bin/: and strstr() finds "" everywhere */
+        len = strlen(name);
         for (const char *p = c->names; (p = strstr(p, name)); p += len)
                 if ((p == c->names || p[-1] == ' ') && (p[len] == ',' || p[len] == '\0'))
                         return;
@@ -120,6 +123,17 @@ static void note_name(struct sbx_cmd_ctx *c, const char *name)
 bool sbx_cmd_computed(const struct sbx_sh_word *w)
 {
         return w->flags & SBX_SH_COMPUTED;
+}
+
+bool sbx_cmd_deny_splits(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, size_t from, size_t to)
+{
+        for (size_t i = from; i < to && i < k->n; i++)
+                if (k->w[i].flags & (SBX_SH_SPLIT | SBX_SH_GLOB | SBX_SH_BRACE)) {
+                        sbx_cmd_deny(c, k->seg, "%s: '%s' may become several words at run time: cannot tell what it runs",
+                                     k->name, k->w[i].text);
+                        return true;
+                }
+        return false;
 }
 
 char *sbx_cmd_join(const struct sbx_sh_word *w, size_t n)
@@ -242,12 +256,18 @@ static int check_shell(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                         i += streq(t, "--rcfile") || streq(t, "--init-file");
                         continue;
                 }
+                /* even after -c, a word that starts with - or + is options */
+                if (strspn(t + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != strlen(t + 1))
+                        return sbx_cmd_deny(c, k->seg, "%s: '%s' is not an option it knows: cannot tell what it runs",
+                                            k->name, t);
                 for (size_t j = 1; t[j]; j++) {
                         code = code || (t[0] == '-' && t[j] == 'c');
                         from_stdin = from_stdin || (t[0] == '-' && t[j] == 's');
                         i += t[j] == 'o' || t[j] == 'O'; /* -o pipefail */
                 }
         }
+        if (sbx_cmd_deny_splits(c, k, 1, i)) /* the arguments of -o and --rcfile */
+                return 0;
         if (code) {
                 if (i >= k->n)
                         return 0;

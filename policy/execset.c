@@ -80,7 +80,8 @@ static void script_interp(int fd, char *interp, size_t isize, char *arg, size_t 
                 snprintf(arg, asize, "%s", tok);
 }
 
-/* @name on the jail's PATH: every match (ls in /usr/bin and /bin is one file). */
+/* @name on the jail's PATH: the first match, the one a shell would run (a program of
+ * the same name later on PATH stays unexecutable). */
 static int add_name(struct sbx_strv *set, const char *name, const char *path_env, unsigned depth)
 {
         _cleanup_free_ char *dirs = strdup(path_env ? path_env : "/usr/bin:/bin");
@@ -95,12 +96,13 @@ static int add_name(struct sbx_strv *set, const char *name, const char *path_env
                 if (dir[0] != '/')
                         continue;
                 snprintf(path, sizeof(path), "%s/%s", dir, name);
-                if ((r = add_file(set, path, path_env, depth)) < 0)
-                        return r;
+                if ((r = add_file(set, path, path_env, depth)) != 0)
+                        return r < 0 ? r : 0;
         }
         return 0;
 }
 
+/* 1 when @path is an executable file (now in @set), 0 when not, or -ENOMEM. */
 static int add_file(struct sbx_strv *set, const char *path, const char *path_env, unsigned depth)
 {
         char real[PATH_MAX], interp[PATH_MAX], arg[256];
@@ -108,27 +110,36 @@ static int add_file(struct sbx_strv *set, const char *path, const char *path_env
         struct stat st;
         int r;
 
-        if (depth > MAX_INTERP_DEPTH || !realpath(path, real))
+        char link[64];
+        ssize_t n;
+
+        /* One open per PATH entry (most miss); the kernel names what it opened. */
+        if (depth > MAX_INTERP_DEPTH)
                 return 0;
-        fd = open(real, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
                 return 0;
-        if (sbx_strv_contains(set, real))
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+        n = readlink(link, real, sizeof(real) - 1);
+        if (n <= 0 || real[0] != '/')
                 return 0;
+        real[n] = '\0';
+        if (sbx_strv_contains(set, real))
+                return 1;
         if (sbx_strv_push(set, real) < 0)
                 return -ENOMEM;
         elf_interp(fd, interp, sizeof(interp));
         if (interp[0])
-                return add_file(set, interp, path_env, depth + 1);
+                return add_file(set, interp, path_env, depth + 1) < 0 ? -ENOMEM : 1;
         script_interp(fd, interp, sizeof(interp), arg, sizeof(arg));
         if (!interp[0])
-                return 0;
+                return 1;
         if ((r = add_file(set, interp, path_env, depth + 1)) < 0)
                 return r;
         /* "#!/usr/bin/env NAME": env then runs NAME from PATH. */
         if (arg[0] && arg[0] != '-' && strcmp(strrchr(interp, '/') ? strrchr(interp, '/') + 1 : interp, "env") == 0)
-                return add_name(set, arg, path_env, depth + 1);
-        return 0;
+                return add_name(set, arg, path_env, depth + 1) < 0 ? -ENOMEM : 1;
+        return 1;
 }
 
 int sbx_execset_build(struct sbx_profile *pr)

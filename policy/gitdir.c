@@ -97,7 +97,7 @@ static int refuse(struct sbx_error *e, const char *path, const char *why)
 static int linked_worktree(struct sbx_plan *p, const char *workspace, const char *dotgit, struct sbx_error *e)
 {
         static const char *const rw[] = { "objects", "refs", "logs" };
-        char line[PATH_MAX + 16], gitdir[PATH_MAX], common[PATH_MAX], back[PATH_MAX], path[PATH_MAX + 32];
+        char line[PATH_MAX + 16] = "", gitdir[PATH_MAX], common[PATH_MAX], back[PATH_MAX], path[PATH_MAX + 32];
         const char *slash;
         int r;
 

@@ -123,8 +123,8 @@ static int expand_path(struct ctx *c, const struct sbx_node *n, const char *in, 
         _cleanup_free_ char *p = NULL;
         int r = expand(c, n, in, &p);
 
-        if (r < 0)
-                return r;
+        if (r < 0 || !p)
+                return r < 0 ? r : oom(c, n);
         if (strcmp(p, "/") != 0 && !sbx_path_is_normal(p))
                 return sbx_diag_at(c->d, c->file, n,
                                    "'%s': '%s' is not an absolute path without '.', '..' or '//'", c->path, in);
@@ -273,13 +273,13 @@ static int parse_extends(struct ctx *c, const struct key *k, const struct sbx_no
 static int parse_workdir(struct ctx *c, const struct key *k, const struct sbx_node *v)
 {
         char **dst = AT(c, k, char *);
-        char *p;
+        char *p = NULL;
         int r;
 
         if (want(c, v, SBX_NODE_SCALAR, k) < 0)
                 return -EINVAL;
-        if ((r = expand_path(c, v, v->value, &p)) < 0)
-                return r;
+        if ((r = expand_path(c, v, v->value, &p)) < 0 || !p)
+                return r < 0 ? r : oom(c, v);
         free(*dst);
         *dst = p;
         return 0;
@@ -484,7 +484,7 @@ static void drop_dest(struct ctx *c, const char *dest)
 {
         struct sbx_plan *p = &c->pr->plan;
 
-        for (size_t i = 0; i < p->n_mounts; i++) {
+        for (size_t i = 0; dest && i < p->n_mounts; i++) {
                 if (strcmp(p->mounts[i].dest, dest) != 0)
                         continue;
                 free(p->mounts[i].source);
@@ -560,6 +560,8 @@ static int item_bind(struct ctx *c, const struct key *k, const struct sbx_node *
         }
         if ((r = expand_path(c, it, src_raw, &src)) < 0 || (r = expand_path(c, it, dest_raw ? dest_raw : src_raw, &dest)) < 0)
                 return r;
+        if (!src || !dest)
+                return oom(c, it);
         if (strcmp(dest, "/") == 0)
                 return sbx_diag_at(c->d, c->file, it, "'%s': cannot bind over the jail's '/'", c->path);
         drop_dest(c, dest);
@@ -701,7 +703,7 @@ LIST(parse_env_pass, item_env_pass)
 
 static int parse_env_clear(struct ctx *c, const struct key *k, const struct sbx_node *v)
 {
-        bool clear;
+        bool clear = true;
         int r = scalar_bool(c, k, v, &clear);
 
         if (r < 0)
@@ -726,7 +728,7 @@ static int parse_namespaces(struct ctx *c, const struct key *k, const struct sbx
         for (size_t i = 0; i < v->n; i += 2) {
                 const struct sbx_node *name = v->items[i], *val = v->items[i + 1];
                 size_t j;
-                bool on;
+                bool on = false;
                 int r;
 
                 for (j = 0; j < ELEMENTSOF(ns) && strcmp(ns[j].name, name->value) != 0; j++)
@@ -757,7 +759,7 @@ static int parse_namespaces(struct ctx *c, const struct key *k, const struct sbx
 
 static int parse_proc(struct ctx *c, const struct key *k, const struct sbx_node *v)
 {
-        bool on;
+        bool on = true;
         int r = scalar_bool(c, k, v, &on);
 
         if (r == 0)

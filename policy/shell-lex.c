@@ -275,10 +275,9 @@ static int dquote(struct parser *ps, size_t owner, struct word *w)
 {
         struct src *in = ps->in;
         size_t start = in->pos;
-        int r = 0;
+        int r = put(w, "", 0, false); /* "" is a word, with a text */
 
         w->flags |= SBX_SH_QUOTED;
-        w->any = true;
         for (in->pos++; r >= 0;) {
                 char c = at(in, 0), e = at(in, 1);
 

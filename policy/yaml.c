@@ -105,7 +105,7 @@ static struct sbx_node *node_new(enum sbx_node_type type, yaml_mark_t mark)
 
 static int push_item(struct sbx_node *parent, struct sbx_node *child)
 {
-        struct sbx_node **v = reallocarray(parent->items, parent->n + 1, sizeof(*v));
+        struct sbx_node **v = reallocarray(parent->items, parent->n + 1, sizeof(struct sbx_node *));
 
         if (!v)
                 return -ENOMEM;
@@ -134,6 +134,8 @@ static int read_children(struct reader *r, struct sbx_node *parent, yaml_event_t
                 yaml_event_delete(&ev);
                 if (ret < 0)
                         return ret;
+                if (!child)
+                        return sbx_diag_at(r->d, r->file, parent, "out of memory");
                 if (parent->type == SBX_NODE_MAP && parent->n % 2 == 0) {
                         if (child->type != SBX_NODE_SCALAR) {
                                 ret = sbx_diag_at(r->d, r->file, child, "a key must be a plain name, not a %s",
@@ -255,6 +257,10 @@ int sbx_yaml_parse(const char *file, const char *text, size_t len, struct sbx_no
         yaml_event_delete(&ev);
         if (k < 0)
                 goto out;
+        if (!root) {
+                k = sbx_diag_at(d, file, NULL, "out of memory");
+                goto out;
+        }
         if ((k = expect(&r, YAML_DOCUMENT_END_EVENT, &ev)) < 0)
                 goto out;
         yaml_event_delete(&ev);

@@ -153,7 +153,11 @@ int main(void)
         DENY("eval of computed code", "eval: its code is " COMPUTED, "eval \"$x\"");
         DENY("sh -c of computed code", "sh -c: the commands are " COMPUTED, "sh -c \"$1\" _ x");
         DENY("sh with computed option", "argument '$O' is " COMPUTED, "sh $O 'rm -rf /'");
+        DENY("sh -c with options after it", RM, "sh -c -e 'rm -rf /'");
+        DENY("sh -c code that looks like options", "not an option", "sh -c '+($(rm -rf /))'");
         ALLOW("eval of a benign command", "eval echo hi");
+        ALLOW("an empty command name", "'' x; /usr/bin/ y; \"\"");
+        A_DENY("an empty name is not allowlisted", "'' is not in the allowlist", "'' x");
 
         /* ------------------------------------------------ wrappers */
         DENY("env", RM, "env rm -rf /");
@@ -190,6 +194,16 @@ int main(void)
         DENY("alias body", RM, "alias ls='rm -rf /'");
         DENY("trap body", RM, "trap 'rm -rf /' EXIT");
         DENY("nested wrappers", RM, "sudo env A=1 nice timeout 5 xargs -0 sh -c 'rm -rf /'");
+        DENY("option argument that splits", "several words", "env -u $X ls");
+        ALLOW("option argument quoted", "env -u \"$X\" B=\"$y\" ls");
+        DENY("assignment that splits", "cannot tell what it runs", "env A=$x ls");
+        DENY("find start point that splits", "several words", "find $DIR -name x");
+        DENY("find pattern that globs", "several words", "find . -name *.py");
+        ALLOW("find with quoted arguments", "find \"$d\" -name \"$x\" -print");
+        DENY("git -C that splits", "several words", "git -C $D push");
+        DENY("bash -o that splits", "several words", "bash -o $X x.sh");
+        DENY("flock --command=", RM, "flock --command='rm -rf /' /tmp/l");
+        DENY("export of a computed name", COMPUTED, "export $X");
 
         /* ------------------------------------------------ rm */
         DENY("rm -rf ~", "rm: '~' ('/home/u') is protected", "rm -rf ~");
@@ -241,7 +255,9 @@ int main(void)
         DENY("kill -9 -1", "kill: target '-1' is every process (commands.rules.kill.targets)", "kill -9 -1");
         DENY("kill -- -1", "'-1'", "kill -- -1");
         DENY("kill -s KILL -1", "'-1'", "kill -s KILL -1");
-        DENY("kill computed target", COMPUTED, "kill $PID");
+        DENY("kill computed target", "at run time", "kill $PID");
+        DENY("kill computed target, quoted", COMPUTED, "kill \"$PID\"");
+        DENY("kill -s $S splits", "several words", "kill -s $S 1234");
         ALLOW("kill a pid", "kill -9 1234; kill -TERM $!");
         CHECK(G, "kill targets: pid allowed", sh(&kill_p, true, NULL, "kill 1234 %1"));
         CHECK(G, "kill targets: name refused", sh(&kill_p, false, "target 'sshd' is not allowed", "kill sshd"));

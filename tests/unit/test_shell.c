@@ -98,6 +98,8 @@ int main(void)
         CHECK(G, "all separators split commands",
               shape_is("a;b&&c||d|e|&f&g\nh", "a|b|c|d|e|f|g|h"));
         CHECK(G, "quotes removed", shape_is("r''m \"-rf\" '/'", "rm -rf /"));
+        CHECK(G, "empty quoted words are words", parse("\"\" '' x") == 0 && sbx_sh_argc(&sc.cmds[0]) == 3 &&
+                                                         strcmp(sbx_sh_argv(&sc.cmds[0])[0].text, "") == 0);
         CHECK(G, "backslash removed", shape_is("\\rm -rf /", "rm -rf /"));
         CHECK(G, "line continuation joins a word", shape_is("r\\\nm x", "rm x"));
         CHECK(G, "double-quote escapes", strcmp(text_of("echo \"a\\\"b\\\\c\\$d\\`e\\x\"", 1), "a\"b\\c$d`e\\x") == 0);

@@ -170,19 +170,36 @@ static int parse_bool(struct ctx *c, const struct key *k, const struct sbx_node 
         return scalar_bool(c, k, v, AT(c, k, bool));
 }
 
-static int parse_size(struct ctx *c, const struct key *k, const struct sbx_node *v)
+/* A number in the key's unit (what @parse reads), within the key's bounds. */
+static int parse_number(struct ctx *c, const struct key *k, const struct sbx_node *v, int (*parse)(const char *, uint64_t *),
+                        const char *what)
 {
         const struct bounds *b = k->arg;
         uint64_t n;
 
         if (want(c, v, SBX_NODE_SCALAR, k) < 0)
                 return -EINVAL;
-        if (sbx_parse_size(v->value, &n) < 0)
-                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not a size; %s", c->path, v->value, k->doc);
+        if (parse(v->value, &n) < 0)
+                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not a %s; %s", c->path, v->value, what, k->doc);
         if (n < b->min || n > b->max)
                 return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is out of range; %s", c->path, v->value, k->doc);
         *AT(c, k, uint64_t) = n;
         return 0;
+}
+
+static int parse_size(struct ctx *c, const struct key *k, const struct sbx_node *v)
+{
+        return parse_number(c, k, v, sbx_parse_size, "size");
+}
+
+static int parse_duration(struct ctx *c, const struct key *k, const struct sbx_node *v)
+{
+        return parse_number(c, k, v, sbx_parse_duration_ms, "duration");
+}
+
+static int parse_count(struct ctx *c, const struct key *k, const struct sbx_node *v)
+{
+        return parse_number(c, k, v, sbx_parse_u64, "count");
 }
 
 /* limits.memory also takes a share of the machine's RAM: "50%". */
@@ -201,36 +218,6 @@ static int parse_memory(struct ctx *c, const struct key *k, const struct sbx_nod
         if (len - 1 >= sizeof(num) || sbx_parse_u64(num, &pct) < 0 || pct == 0 || pct > 100)
                 return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not a share of RAM from 1%% to 100%%", c->path, v->value);
         *AT(c, k, uint64_t) = sbx_physical_memory() / 100 * pct;
-        return 0;
-}
-
-static int parse_duration(struct ctx *c, const struct key *k, const struct sbx_node *v)
-{
-        const struct bounds *b = k->arg;
-        uint64_t n;
-
-        if (want(c, v, SBX_NODE_SCALAR, k) < 0)
-                return -EINVAL;
-        if (sbx_parse_duration_ms(v->value, &n) < 0)
-                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not a duration; %s", c->path, v->value, k->doc);
-        if (n < b->min || n > b->max)
-                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is out of range; %s", c->path, v->value, k->doc);
-        *AT(c, k, uint64_t) = n;
-        return 0;
-}
-
-static int parse_count(struct ctx *c, const struct key *k, const struct sbx_node *v)
-{
-        const struct bounds *b = k->arg;
-        uint64_t n;
-
-        if (want(c, v, SBX_NODE_SCALAR, k) < 0)
-                return -EINVAL;
-        if (sbx_parse_u64(v->value, &n) < 0)
-                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not a count; %s", c->path, v->value, k->doc);
-        if (n < b->min || n > b->max)
-                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is out of range; %s", c->path, v->value, k->doc);
-        *AT(c, k, uint64_t) = n;
         return 0;
 }
 

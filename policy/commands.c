@@ -231,6 +231,13 @@ static bool reads_program(int i, const struct sbx_sh_word *w, size_t n)
         return true;
 }
 
+/* Long options of bash (and zsh's --emulate): any other could take an argument. */
+static const char *const shell_long_args[] = { "--rcfile", "--init-file", "--emulate", NULL };
+static const char *const shell_long_flags[] = {
+        "--debug", "--debugger", "--dump-po-strings", "--dump-strings", "--help", "--login", "--noediting",
+        "--noprofile", "--norc", "--posix", "--pretty-print", "--restricted", "--verbose", "--version", NULL,
+};
+
 /* sh [options] [-c STRING | -s | SCRIPT] */
 static int check_shell(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 {
@@ -252,10 +259,14 @@ static int check_shell(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                 }
                 if ((t[0] != '-' && t[0] != '+') || !t[1])
                         break;
-                if (t[1] == '-') {
-                        i += streq(t, "--rcfile") || streq(t, "--init-file");
+                if (t[1] == '-' && in_list(shell_long_args, t)) {
+                        i++;
                         continue;
                 }
+                if (t[1] == '-' && !in_list(shell_long_flags, t))
+                        return sbx_cmd_deny(c, k->seg, "%s: unknown option '%s': cannot tell what it runs", k->name, t);
+                if (t[1] == '-')
+                        continue;
                 /* even after -c, a word that starts with - or + is options */
                 if (strspn(t + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != strlen(t + 1))
                         return sbx_cmd_deny(c, k->seg, "%s: '%s' is not an option it knows: cannot tell what it runs",
@@ -464,10 +475,12 @@ static int pipe_rules(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, con
 
         if (c->p->allow_pipe_to_shell)
                 return 0;
-        for (size_t j = 0; j < i && up == SIZE_MAX; j++)
+        for (size_t j = 0; (info[i] & (SBX_CMD_SHELL_STDIN | SBX_CMD_PROG_STDIN)) && in == SBX_SH_STDIN_PIPE && j < i &&
+                           up == SIZE_MAX;
+             j++)
                 if ((info[j] & SBX_CMD_FETCHES) && upstream(sc, j, i))
                         up = j;
-        if ((info[i] & (SBX_CMD_SHELL_STDIN | SBX_CMD_PROG_STDIN)) && in == SBX_SH_STDIN_PIPE && up != SIZE_MAX)
+        if (up != SIZE_MAX)
                 return sbx_cmd_deny(c, seg, "'%s' output is piped into '%s' (commands.allow_pipe_to_shell)",
                                     name_of(sc, up), name);
         if ((info[i] & SBX_CMD_SHELL_STDIN) && in != SBX_SH_STDIN_SHELL && in != SBX_SH_STDIN_FILE)

@@ -18,6 +18,7 @@ void sbx_lex_word_done(struct word *w)
 {
         free(w->s);
 }
+
 int sbx_lex_fail(struct parser *ps, size_t at, const char *fmt, ...)
 {
         char *e = ps->sc->error;
@@ -33,6 +34,8 @@ int sbx_lex_fail(struct parser *ps, size_t at, const char *fmt, ...)
                 snprintf(e + n, sizeof(ps->sc->error) - (size_t)n, " at offset %zu", ps->in->base + at);
         return -EINVAL;
 }
+
+/* Appends to the word; @plain: unquoted, unexpanded text (see is_assignment). */
 static int put(struct word *w, const char *s, size_t n, bool plain)
 {
         if (!plain && w->plain == NONE)
@@ -60,6 +63,7 @@ static int enter(struct parser *ps, size_t at_pos)
         ps->depth++;
         return 0;
 }
+
 /* ------------------------------------------------------------------ expansions */
 
 /* $(…) and <(…): pos is past the '('; leaves pos past the ')'. */
@@ -186,7 +190,6 @@ static int scan_dollar(struct parser *ps, size_t owner, bool dq)
         struct src *in = ps->in;
         size_t start = in->pos;
         char n = at(in, 1);
-
         int r;
 
         if (n == '(' && at(in, 2) == '(') {

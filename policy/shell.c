@@ -18,7 +18,7 @@
 struct frame {
         char kind;     /* '(' '{' 'i'f 'l'oop 'c'ase */
         bool patterns; /* case: reading "pat|pat)" rather than commands */
-        size_t pid, pos, elem_start, up, up_pos, first_pipe;
+        size_t pid, pos, up, up_pos, first_pipe;
 };
 
 /* One command list: the whole string, a $(…) or <(…) body, a backquote body. */
@@ -27,7 +27,6 @@ struct level {
         size_t cur;            /* the simple command being read, or NONE */
         size_t pid, pos;       /* the pipeline being read and the element's place in it */
         size_t up, up_pos;     /* what new pipelines are nested in (see sbx_sh_pipe) */
-        size_t elem_start;     /* first command of the current element */
         bool in_elem, need_cmd;
         enum { AT_START, IN_CMD, AFTER_COMPOUND } where;
         size_t closed_pid, closed_pos;    /* the compound just closed, and the range */
@@ -73,12 +72,9 @@ static struct sbx_sh_cmd *cur_cmd(struct parser *ps, const struct level *lv)
         return &ps->sc->cmds[lv->cur];
 }
 
-static void start_element(struct parser *ps, struct level *lv)
+static void start_element(struct level *lv)
 {
-        if (!lv->in_elem) {
-                lv->in_elem = true;
-                lv->elem_start = ps->sc->n_cmds;
-        }
+        lv->in_elem = true;
         lv->need_cmd = false;
 }
 
@@ -91,7 +87,7 @@ static int ensure_cmd(struct parser *ps, struct level *lv)
 
         if (lv->cur != NONE)
                 return 0;
-        start_element(ps, lv);
+        start_element(lv);
         c = grow(sc->cmds, sc->n_cmds, sc->n_cmds + 1, sizeof(*c));
         if (!c)
                 return -ENOMEM;
@@ -156,6 +152,7 @@ static int text_word(struct parser *ps, struct level *lv)
                 return sbx_lex_fail(ps, ps->in->pos, "expected a word");
         return add_text(cur_cmd(ps, lv), w.s ? w.s : "", true);
 }
+
 /* ------------------------------------------------------------------ structure */
 
 /* Ends the current pipeline: ; & && || newline, and the keywords between parts of a
@@ -172,10 +169,10 @@ static int open_compound(struct parser *ps, struct level *lv, char kind, size_t 
 {
         if (lv->n_fr >= SBX_SH_MAX_DEPTH)
                 return sbx_lex_fail(ps, start, "compound commands nested more than %u deep", SBX_SH_MAX_DEPTH);
-        start_element(ps, lv);
+        start_element(lv);
         lv->fr[lv->n_fr++] = (struct frame){
-                .kind = kind, .pid = lv->pid, .pos = lv->pos, .elem_start = lv->elem_start,
-                .up = lv->up, .up_pos = lv->up_pos, .first_pipe = ps->sc->n_pipes,
+                .kind = kind, .pid = lv->pid, .pos = lv->pos, .up = lv->up, .up_pos = lv->up_pos,
+                .first_pipe = ps->sc->n_pipes,
         };
         /* Its inner pipelines read what this element of the outer one reads. */
         lv->up = lv->pid + 1;
@@ -201,7 +198,6 @@ static int close_compound(struct parser *ps, struct level *lv, char kind, size_t
         lv->pos = f->pos;
         lv->up = f->up;
         lv->up_pos = f->up_pos;
-        lv->elem_start = f->elem_start;
         lv->in_elem = true;
         lv->where = AFTER_COMPOUND;
         lv->cur = NONE;

@@ -73,7 +73,7 @@ static bool sh(const struct sbx_cmd_policy *p, bool allow, const char *want, con
 
 int main(void)
 {
-        struct sbx_cmd_policy off = { .mode = SBX_CMD_OFF }, open_pipe;
+        struct sbx_cmd_policy off = { .mode = SBX_CMD_OFF }, open_pipe, bad_re = { .mode = SBX_CMD_DENYLIST };
         char *rm_root[] = { "rm", "-rf", "/", NULL };
         char *py[] = { "python3", "x.py", NULL };
         char *none[] = { NULL };
@@ -155,6 +155,9 @@ int main(void)
         DENY("sh with computed option", "argument '$O' is " COMPUTED, "sh $O 'rm -rf /'");
         DENY("sh -c with options after it", RM, "sh -c -e 'rm -rf /'");
         DENY("sh -c code that looks like options", "not an option", "sh -c '+($(rm -rf /))'");
+        DENY("zsh --emulate takes an argument", RM, "zsh --emulate sh -c 'rm -rf /'");
+        DENY("unknown long shell option", "unknown option", "bash --frob -c 'ls'");
+        DENY("bash --norc --login -c", RM, "bash --norc --login -c 'rm -rf /'");
         ALLOW("eval of a benign command", "eval echo hi");
         ALLOW("an empty command name", "'' x; /usr/bin/ y; \"\"");
         A_DENY("an empty name is not allowlisted", "'' is not in the allowlist", "'' x");
@@ -311,6 +314,9 @@ int main(void)
         DENY("deny pattern, any case", "matches deny pattern 'DROP +TABLE' (commands.deny_patterns)",
              "psql -c 'drop   table users'");
         DENY("deny pattern on the whole line", "deny pattern", "echo eA== | base64 -d | sh");
+        push(&bad_re.deny_patterns, "ok", "(unclosed", NULL);
+        CHECK(G, "a deny pattern that does not compile", sh(&bad_re, false, "'(unclosed' does not compile", "ls"));
+        sbx_cmd_policy_done(&bad_re);
         DENY("LD_PRELOAD", "LD_PRELOAD is set", "LD_PRELOAD=/tmp/x.so ls");
         DENY("BASH_ENV", "BASH_ENV is set", "export BASH_ENV=/tmp/x; bash -c ls");
         DENY("PS4 with a substitution", RM, "PS4='$(rm -rf /)' bash -xc :");

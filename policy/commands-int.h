@@ -7,9 +7,24 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "commands.h"
 #include "shell.h"
+
+static inline bool streq(const char *a, const char *b)
+{
+        return strcmp(a, b) == 0;
+}
+
+/* @s is one of the NULL-terminated @l. */
+static inline bool in_list(const char *const *l, const char *s)
+{
+        for (size_t i = 0; l[i]; i++)
+                if (streq(l[i], s))
+                        return true;
+        return false;
+}
 
 /* Wrappers, nested shells, eval and code in values, together. */
 #define SBX_CMD_MAX_NEST 24u

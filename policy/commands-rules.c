@@ -19,11 +19,6 @@
 #define KILL_RULE "commands.rules.kill.targets"
 #define GIT_RULE "commands.rules.git.deny"
 
-static bool streq(const char *a, const char *b)
-{
-        return strcmp(a, b) == 0;
-}
-
 static bool startswith(const char *s, const char *prefix)
 {
         return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -66,6 +61,18 @@ static void normalize(char *s)
         s[o] = '\0';
 }
 
+/* A protected path as the rules compare it: absolute and normalized (a copy). */
+static char *protected_path(const char *path)
+{
+        char *prot = malloc(strlen(path) + 2);
+
+        if (prot) {
+                sprintf(prot, "/%s", path);
+                normalize(prot);
+        }
+        return prot;
+}
+
 /* @a is @b or a directory above it. */
 static bool holds(const char *a, const char *b)
 {
@@ -82,12 +89,10 @@ static int check_removal(struct sbx_cmd_ctx *c, const char *seg, const char *who
         const struct sbx_strv *l = &c->p->rm_protected;
 
         for (size_t i = 0; i < l->n && !c->denied; i++) {
-                _cleanup_free_ char *prot = malloc(strlen(l->v[i]) + 2);
+                _cleanup_free_ char *prot = protected_path(l->v[i]);
 
                 if (!prot)
                         return -ENOMEM;
-                sprintf(prot, "/%s", l->v[i]);
-                normalize(prot);
                 if (!glob) {
                         if (streq(path, prot))
                                 return sbx_cmd_deny(c, seg, "%s: %s is protected (" RM_RULE ")", who, shown);
@@ -139,12 +144,10 @@ static int check_unknown_cwd(struct sbx_cmd_ctx *c, const char *seg, const char 
         if (depth == 0 || (glob && fnmatch(last, "..", FNM_PERIOD) == 0))
                 return sbx_cmd_deny(c, seg, "%s: '%s' is a directory the command changed with cd (" RM_RULE ")", who, text);
         for (size_t i = 0; i < l->n && !c->denied; i++) {
-                _cleanup_free_ char *prot = malloc(strlen(l->v[i]) + 2);
+                _cleanup_free_ char *prot = protected_path(l->v[i]);
 
                 if (!prot)
                         return -ENOMEM;
-                sprintf(prot, "/%s", l->v[i]);
-                normalize(prot);
                 /* the protected path and each directory above it, named from any
                  * directory: any of their tails */
                 while (!streq(prot, "/")) {

@@ -12,29 +12,20 @@
 #include <string.h>
 
 #include "../lib/cleanup.h"
+#include "../lib/plan.h"
 #include "commands-int.h"
-
-static bool streq(const char *a, const char *b)
-{
-        return strcmp(a, b) == 0;
-}
-
-static bool in_list(const char *const *l, const char *s)
-{
-        for (size_t i = 0; l[i]; i++)
-                if (streq(l[i], s))
-                        return true;
-        return false;
-}
 
 /* ------------------------------------------------------------------ assignments */
 
 /* NAME=… as env and sudo take it. */
 static bool is_env_assignment(const char *t)
 {
-        size_t n = strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+        const char *eq = strchr(t, '=');
+        size_t n = eq ? (size_t)(eq - t) : 0;
 
-        return n && !(t[0] >= '0' && t[0] <= '9') && (t[n] == '=' || (t[n] == '+' && t[n + 1] == '='));
+        if (n && t[n - 1] == '+')
+                n--;
+        return eq && sbx_is_env_name(t, n);
 }
 
 /* Variables whose value a program runs as a command. */

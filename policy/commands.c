@@ -25,19 +25,6 @@
 
 static const struct sbx_cmd_how no_how;
 
-static bool streq(const char *a, const char *b)
-{
-        return strcmp(a, b) == 0;
-}
-
-static bool in_list(const char *const *l, const char *s)
-{
-        for (size_t i = 0; l[i]; i++)
-                if (streq(l[i], s))
-                        return true;
-        return false;
-}
-
 /* String lists: lib/strv.c. */
 
 void sbx_cmd_policy_done(struct sbx_cmd_policy *p)

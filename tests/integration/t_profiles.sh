@@ -193,3 +193,44 @@ if command -v git >/dev/null; then
 else
 	t_skip "git profile" "git is not installed"
 fi
+
+# ---- what a profile may say, and what it may not reach
+mkdir -p "$T/pws"
+cp "$PROBE" "$T/pws/probe"
+echo "masked" >"$T/pws/secret"
+ln -sfn /etc "$T/pws/etc-link"
+P=$T/pws/probe
+
+# A bind written under {workspace} cannot follow a symlink out of it.
+printf 'extends: workspace\nfilesystem:\n  ro: ["{workspace}/etc-link:/e"]\n' >"$T/within.yaml"
+sbx --profile "$T/within.yaml" --workspace "$T/pws" -- "$P" status
+expect_rc "profile bind through a symlink out of {workspace} refused" 125
+grep -q "outside '$T/pws'" "$ERR" && t_ok "that refusal names the root" || t_fail "that refusal names the root" "$(run_info)"
+
+# A profile's read-write bind may not replace a read-only workspace.
+printf 'extends: readonly\nfilesystem:\n  rw: ["{workspace}"]\n' >"$T/ro-over.yaml"
+sbx --profile "$T/ro-over.yaml" --workspace "$T/pws" -- "$P" write "$T/pws/over"
+expect_rc "a read-write bind over the read-only workspace refused" 125
+[[ ! -e $T/pws/over ]] && t_ok "nothing was written through it" || t_fail "nothing was written through it" "$T/pws/over exists"
+
+# masks hide what is under them, the host copy untouched.
+printf 'extends: workspace\nfilesystem:\n  masks: ["{workspace}/secret"]\n' >"$T/mask.yaml"
+sbx --profile "$T/mask.yaml" --workspace "$T/pws" -- "$P" read "$T/pws/secret"
+expect_kv_not "a masked file is unreadable" result ok
+grep -q masked "$OUT" && t_fail "the masked content stays hidden" "$(head -c 200 "$OUT")" || t_ok "the masked content stays hidden"
+[[ $(cat "$T/pws/secret") == masked ]] && t_ok "the host file under a mask is untouched" || t_fail "the host file under a mask is untouched" "changed"
+
+# seccomp additions: EPERM by default, a kill when asked.
+printf 'extends: workspace\nseccomp:\n  deny: [mkdir, mkdirat]\n' >"$T/sc.yaml"
+sbx --profile "$T/sc.yaml" --workspace "$T/pws" -- sh -c 'mkdir /tmp/d; echo rc=$?'
+grep -q "rc=1" "$OUT" && t_ok "seccomp.deny: the call fails" || t_fail "seccomp.deny: the call fails" "$(run_info); $(cat "$OUT")"
+printf 'extends: workspace\nseccomp:\n  deny: [mkdir, mkdirat]\n  action: kill\n' >"$T/sck.yaml"
+sbx --profile "$T/sck.yaml" --workspace "$T/pws" -- mkdir /tmp/d
+expect_rc "seccomp.action kill: killed by SIGSYS (128+31)" 159
+
+# capabilities: only the one kept, in every set the command has.
+printf 'extends: workspace\ncapabilities: [CAP_NET_BIND_SERVICE]\n' >"$T/cap.yaml"
+sbx --profile "$T/cap.yaml" --workspace "$T/pws" -- "$P" status
+expect_kv "capabilities: only CAP_NET_BIND_SERVICE effective" CapEff 0000000000000400
+expect_kv "capabilities: only CAP_NET_BIND_SERVICE bounding" CapBnd 0000000000000400
+expect_kv "capabilities: still no_new_privs" NoNewPrivs 1

@@ -20,26 +20,32 @@ SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame
 
 DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
            clang libclang-rt-dev bubblewrap mandoc python3
-RUN_LIBS = $(shell $(PKG_CONFIG) --libs libcap libmnl yaml-0.1 libseccomp 2>/dev/null)
+RUN_LIBS = $(shell $(PKG_CONFIG) --libs libcap libmnl yaml-0.1 libseccomp libsystemd 2>/dev/null)
 SECCOMP_LIBS = $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
 
 # libsbx: every stage of the jail.  The default seccomp filter is compiled at build time
 # (gen-seccomp) and embedded; seccomp.c compiles at launch only a profile's additions.
 LIB_SRCS = lib/error.c lib/strv.c lib/json.c lib/plan.c lib/defaults.c lib/parse.c lib/validate.c \
            lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
-           lib/sync.c lib/exec.c lib/init.c lib/jail.c
+           lib/sync.c lib/exec.c lib/init.c lib/jail.c lib/audit.c
 # policy/: profiles, command rules, the shell tokenizer (libyaml links only here).
 POLICY_SRCS = $(sort $(wildcard policy/*.c))
-RUN_SRCS = sbx-run/options.c sbx-run/prepare.c sbx-run/summary.c sbx-run/main.c
+RUN_SRCS = sbx-run/options.c sbx-run/prepare.c sbx-run/summary.c sbx-run/client.c sbx-run/main.c
+# sandboxd: everything but main.c is also linked into the unit tests and fuzz targets.
+DAEMON_LIB_SRCS = $(filter-out sandboxd/main.c,$(sort $(wildcard sandboxd/*.c)))
+DAEMON_SRCS = $(DAEMON_LIB_SRCS) sbx-run/options.c sandboxd/main.c
+SBINDIR = $(PREFIX)/sbin
+SYSCONFDIR ?= /etc
+UNITDIR ?= /lib/systemd/system
 PROFILES = $(sort $(wildcard profiles/*.yaml))
 GEN_SRC = $(B)/gen/seccomp_builtin.c $(B)/gen/profiles_builtin.c
-HDRS = $(wildcard lib/*.h policy/*.h sbx-run/*.h)
+HDRS = $(wildcard lib/*.h policy/*.h sbx-run/*.h sandboxd/*.h)
 UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 FUZZERS = $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all deps check test unit integration asan demo bench fuzz install analyze clean
 
-all: $(B)/sbx-run $(B)/probe
+all: $(B)/sbx-run $(B)/sandboxd $(B)/probe
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -70,6 +76,13 @@ $(B)/gen/profiles_builtin.c: $(B)/embed-profiles $(PROFILES)
 $(B)/sbx-run: $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HDRS)
 	$(CC) $(BASE_CFLAGS) $(HARDEN) $(CFLAGS) -o $@ $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HARDEN_LD) $(LDFLAGS) $(RUN_LIBS)
 
+$(B)/sandboxd: $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_SRCS) $(GEN_SRC) $(HDRS)
+	$(CC) $(BASE_CFLAGS) $(HARDEN) $(CFLAGS) -DSBX_SBINDIR='"$(SBINDIR)"' -o $@ $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_SRCS) $(GEN_SRC) $(HARDEN_LD) $(LDFLAGS) $(RUN_LIBS)
+
+$(B)/asan/sandboxd: $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_SRCS) $(GEN_SRC) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_SRCS) $(GEN_SRC) $(RUN_LIBS)
+
 $(B)/asan/sbx-run: $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(RUN_LIBS)
@@ -80,21 +93,21 @@ $(B)/probe: tests/probe/probe.c
 	$(CC) -static -O2 -std=gnu17 -Wall -Wextra -Werror -o $@ $<
 
 # Unit tests link the library pieces they test, under ASan+UBSan.
-$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(HDRS)
+$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
 
 # Fuzz targets double as corpus regression tests (a plain main over the corpus).
-$(B)/fuzz/%-regress: tests/fuzz/%.c tests/fuzz/regress_main.c $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(HDRS)
+$(B)/fuzz/%-regress: tests/fuzz/%.c tests/fuzz/regress_main.c $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< tests/fuzz/regress_main.c $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< tests/fuzz/regress_main.c $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
 
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(HDRS)
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(BASE_CFLAGS) -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRCS) $(POLICY_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+	$(CLANG) $(BASE_CFLAGS) -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
 
 unit: $(GEN_SRC) $(addprefix $(B)/tests/,$(UNIT_TESTS)) $(addprefix $(B)/fuzz/,$(addsuffix -regress,$(FUZZERS)))
-asan: $(B)/asan/sbx-run
+asan: $(B)/asan/sbx-run $(B)/asan/sandboxd
 
 # The one test command: everything, ASan+UBSan included; ends with "N passed, N failed".
 check: deps all unit asan
@@ -129,8 +142,9 @@ install: $(B)/sbx-run
 # variables are noise; leaks are LeakSanitizer's job in make check.
 analyze: $(GEN_SRC)
 	cppcheck --std=c11 --enable=warning,portability,performance --error-exitcode=1 --inline-suppr \
-	  --suppress=missingIncludeSystem --suppress=memleak -D_GNU_SOURCE -q lib policy sbx-run tools
-	clang-tidy --quiet $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
+	  --suppress=missingIncludeSystem --suppress=memleak -D_GNU_SOURCE \
+	  --include=/usr/include/systemd/sd-bus-vtable.h -q lib policy sbx-run sandboxd tools
+	clang-tidy --quiet $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(DAEMON_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
 
 clean:
 	rm -rf $(B)

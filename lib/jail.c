@@ -194,7 +194,7 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         /* 7. PID 1 keeps only the sync socket and no privilege, then supervises. */
         scrub_arguments(p);
         if ((sync_fd > 3 && syscall(SYS_close_range, 3, sync_fd - 1, 0) < 0) ||
-            syscall(SYS_close_range, sync_fd + 1, ~0u, 0) < 0 || sbx_privs_drop_init(&e) < 0) {
+            syscall(SYS_close_range, sync_fd + 1, ~0u, 0) < 0 || sbx_privs_drop_init(p, &e) < 0) {
                 kill(command, SIGKILL);
                 sbx_sync_fail(sync_fd, &e);
         }
@@ -269,7 +269,8 @@ static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, i
 }
 
 struct supervision {
-        int sync_fd, pidfd, sigfd;
+        int sync_fd, pidfd, sigfd, control_fd;
+        bool sync_closed; /* the jail's end is gone: stop polling it */
         uint64_t deadline_ms; /* 0: none */
         bool timed_out;
         bool have_exit;
@@ -299,15 +300,32 @@ static void read_messages(struct supervision *s, struct sbx_result *res)
         }
 }
 
+/* A signal for the jail from whoever supervises this launcher; when that end is gone
+ * (sandboxd died), so is the jail. */
+static void read_control(struct supervision *s)
+{
+        int sig = 0;
+        ssize_t n = recv(s->control_fd, &sig, sizeof(sig), MSG_DONTWAIT);
+
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+                sig = SIGKILL;
+                s->control_fd = -1; /* poll ignores it from now on; the owner closes it */
+        } else if (n != (ssize_t)sizeof(sig) || sig <= 0 || sig >= NSIG) {
+                return;
+        }
+        (void)syscall(SYS_pidfd_send_signal, s->pidfd, sig, NULL, 0);
+}
+
 /* Stage 5, launcher side: wait for PID 1, forwarding signals, enforcing the timeout.
  * SIGKILL of PID 1 takes the whole PID namespace with it. */
 static void supervise(struct supervision *s, struct sbx_result *res)
 {
         for (;;) {
-                struct pollfd pfd[3] = {
+                struct pollfd pfd[4] = {
                         { .fd = s->pidfd, .events = POLLIN },
                         { .fd = s->sigfd, .events = POLLIN },
-                        { .fd = s->sync_fd, .events = POLLIN },
+                        { .fd = s->sync_closed ? -1 : s->sync_fd, .events = POLLIN },
+                        { .fd = s->control_fd, .events = POLLIN },
                 };
                 int timeout = -1;
 
@@ -315,7 +333,7 @@ static void supervise(struct supervision *s, struct sbx_result *res)
                         uint64_t now = now_ms();
                         timeout = now >= s->deadline_ms ? 0 : (int)(s->deadline_ms - now);
                 }
-                if (poll(pfd, s->sync_fd >= 0 ? 3 : 2, timeout) < 0 && errno != EINTR)
+                if (poll(pfd, 4, timeout) < 0 && errno != EINTR)
                         break;
                 if (s->deadline_ms && !s->timed_out && now_ms() >= s->deadline_ms) {
                         s->timed_out = true;
@@ -326,8 +344,12 @@ static void supervise(struct supervision *s, struct sbx_result *res)
                         if (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si) && si.ssi_signo != SIGCHLD)
                                 (void)syscall(SYS_pidfd_send_signal, s->pidfd, (int)si.ssi_signo, NULL, 0);
                 }
+                if (pfd[3].revents)
+                        read_control(s);
                 if (s->sync_fd >= 0 && (pfd[2].revents & (POLLIN | POLLHUP)))
                         read_messages(s, res);
+                if (pfd[2].revents & POLLHUP)
+                        s->sync_closed = true;
                 if (pfd[0].revents & POLLIN)
                         break;
         }
@@ -374,7 +396,13 @@ static int account(struct supervision *s, const siginfo_t *pid1, struct sbx_resu
 
 int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, struct sbx_result *res, struct sbx_error *e)
 {
-        struct supervision s = { .sync_fd = -1, .pidfd = -1, .sigfd = -1 };
+        return sbx_jail_run_ctl(p, filter, -1, res, e);
+}
+
+int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter, int control_fd, struct sbx_result *res,
+                     struct sbx_error *e)
+{
+        struct supervision s = { .sync_fd = -1, .pidfd = -1, .sigfd = -1, .control_fd = control_fd };
         _cleanup_close_ int parent_pidfd = -1;
         struct sbx_cgroup cg = { .clone_fd = -1, .procs_fd = { -1, -1 } };
         int sv[2] = { -1, -1 };

@@ -26,3 +26,9 @@ struct sbx_result {
  * command's fate is in @res), or -errno with @e filled when sbx failed. */
 int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, struct sbx_result *res,
                  struct sbx_error *e);
+
+/* The same, supervised from outside as well (sandboxd's launcher): a signal number
+ * (an int) read from @control_fd is sent to the jail's PID 1 (SIGKILL ends the whole
+ * PID namespace); the other end closing kills the jail. */
+int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter, int control_fd, struct sbx_result *res,
+                     struct sbx_error *e);

@@ -43,6 +43,7 @@ enum sbx_ns_shared {
 
 /* The child works with fixed arrays (no allocation after clone). */
 #define SBX_MAX_MOUNTS 256
+#define SBX_MAX_GROUPS 64
 
 struct sbx_mount {
         enum sbx_mount_kind kind;
@@ -94,6 +95,11 @@ struct sbx_plan {
         uid_t uid;         /* the caller */
         gid_t gid;
         bool userns;       /* not privileged: jail inside a user namespace */
+        /* sandboxd: uid, gid and groups are the caller's (from its socket), not this
+         * process's; the command is switched to them with no capability. */
+        bool run_as;
+        gid_t groups[SBX_MAX_GROUPS];
+        size_t n_groups;
         enum sbx_ws_mode workspace_mode;
         char *workdir;     /* where the command starts, a jail path; NULL: the workspace */
         unsigned ns_shared; /* enum sbx_ns_shared bits */

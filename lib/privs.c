@@ -8,6 +8,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -48,31 +49,61 @@ static int drop_bounding_and_ambient(uint64_t keep, struct sbx_error *e)
         return 0;
 }
 
-/* Effective, permitted and inheritable to zero, or to the few a profile keeps, which
- * also go into the ambient set so that they survive execve of an ordinary program.
- * Last use of CAP_SETPCAP before the drop: lock the securebits so that uid 0 (root
- * mode) never regains capabilities on execve and nothing more can be raised into the
- * ambient set. */
-static int clear_capabilities(uint64_t keep, struct sbx_error *e)
+/* The capabilities a profile keeps go into the ambient set, so that they survive
+ * execve of an ordinary program; ambient needs them permitted and inheritable. */
+static int raise_kept(uint64_t keep, struct sbx_error *e)
 {
-        _cleanup_(cap_freep) cap_t caps = cap_init();
         _cleanup_(cap_freep) cap_t now = keep ? cap_get_proc() : NULL;
 
-        if (!caps || (keep && !now))
-                return sbx_error_set(e, "privs", ENOMEM, "cap_init", "", "out of memory");
+        if (keep && !now)
+                return sbx_error_set(e, "privs", ENOMEM, "cap_get_proc", "", "out of memory");
         for (cap_value_t c = 0; c < 64; c++) {
                 if (!kept(keep, c))
                         continue;
-                /* Ambient needs the capability permitted and inheritable. */
-                if (cap_set_flag(caps, CAP_PERMITTED, 1, &c, CAP_SET) < 0 || cap_set_flag(caps, CAP_EFFECTIVE, 1, &c, CAP_SET) < 0 ||
-                    cap_set_flag(caps, CAP_INHERITABLE, 1, &c, CAP_SET) < 0 || cap_set_flag(now, CAP_INHERITABLE, 1, &c, CAP_SET) < 0 ||
-                    cap_set_proc(now) < 0 || prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, c, 0, 0) < 0)
+                if (cap_set_flag(now, CAP_INHERITABLE, 1, &c, CAP_SET) < 0 || cap_set_proc(now) < 0 ||
+                    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, c, 0, 0) < 0)
                         return sbx_error_set(e, "privs", errno, "prctl", "PR_CAP_AMBIENT_RAISE", "cannot keep capability %d", c);
         }
+        return 0;
+}
+
+/* Last use of CAP_SETPCAP: lock the securebits so that uid 0 (root mode) never
+ * regains capabilities on execve, a uid switch neither clears nor grants any (the
+ * set below is what stands), and nothing more can be raised into the ambient set. */
+static int lock_securebits(struct sbx_error *e)
+{
         if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
                   SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
                   SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED, 0, 0, 0) < 0)
                 return sbx_error_set(e, "privs", errno, "prctl", "PR_SET_SECUREBITS", "cannot lock securebits");
+        return 0;
+}
+
+/* sandboxd: the caller's groups, gid and uid, all three ids of each, so that no
+ * saved id lets the command switch back. */
+static int switch_ids(const struct sbx_plan *p, struct sbx_error *e)
+{
+        if (setgroups(p->n_groups, p->groups) < 0)
+                return sbx_error_set(e, "privs", errno, "setgroups", "", "cannot take the caller's groups");
+        if (setresgid(p->gid, p->gid, p->gid) < 0)
+                return sbx_error_set(e, "privs", errno, "setresgid", "", "cannot take the caller's gid %u", (unsigned)p->gid);
+        if (setresuid(p->uid, p->uid, p->uid) < 0)
+                return sbx_error_set(e, "privs", errno, "setresuid", "", "cannot take the caller's uid %u", (unsigned)p->uid);
+        return 0;
+}
+
+/* Effective, permitted and inheritable to zero, or to the few a profile keeps. */
+static int set_capabilities(uint64_t keep, struct sbx_error *e)
+{
+        _cleanup_(cap_freep) cap_t caps = cap_init();
+
+        if (!caps)
+                return sbx_error_set(e, "privs", ENOMEM, "cap_init", "", "out of memory");
+        for (cap_value_t c = 0; c < 64; c++)
+                if (kept(keep, c) && (cap_set_flag(caps, CAP_PERMITTED, 1, &c, CAP_SET) < 0 ||
+                                      cap_set_flag(caps, CAP_EFFECTIVE, 1, &c, CAP_SET) < 0 ||
+                                      cap_set_flag(caps, CAP_INHERITABLE, 1, &c, CAP_SET) < 0))
+                        return sbx_error_set(e, "privs", EINVAL, "cap_set_flag", "", "cannot keep capability %d", c);
         if (cap_set_proc(caps) < 0)
                 return sbx_error_set(e, "privs", errno, "capset", "", "cannot clear capabilities");
         return 0;
@@ -100,10 +131,15 @@ int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e)
          *      file with capabilities. */
         if ((r = drop_bounding_and_ambient(p->caps, e)) < 0)
                 return r;
-        /* 5. uid/gid: direct mode keeps the caller's (root, or the caller mapped to
-         *    itself in the user namespace); the daemon's setresuid will sit here. */
-        /* 6. capabilities to zero (or to what the profile keeps), securebits locked. */
-        if ((r = clear_capabilities(p->caps, e)) < 0)
+        /* 5. securebits locked, then uid/gid: direct mode keeps the caller's (root, or
+         *    the caller mapped to itself in the user namespace); sandboxd's command
+         *    becomes its caller. */
+        if ((r = raise_kept(p->caps, e)) < 0 || (r = lock_securebits(e)) < 0)
+                return r;
+        if (p->run_as && (r = switch_ids(p, e)) < 0)
+                return r;
+        /* 6. capabilities to zero (or to what the profile keeps). */
+        if ((r = set_capabilities(p->caps, e)) < 0)
                 return r;
         /* 7. no_new_privs: setuid and file capabilities give nothing from now on; it
          *    also lets an unprivileged process install Landlock and seccomp. */
@@ -112,11 +148,17 @@ int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e)
         return 0;
 }
 
-int sbx_privs_drop_init(struct sbx_error *e)
+int sbx_privs_drop_init(const struct sbx_plan *p, struct sbx_error *e)
 {
         int r;
 
-        if ((r = drop_bounding_and_ambient(0, e)) < 0 || (r = clear_capabilities(0, e)) < 0)
+        if ((r = drop_bounding_and_ambient(0, e)) < 0 || (r = lock_securebits(e)) < 0)
+                return r;
+        /* sandboxd's jail: PID 1 takes the caller's ids too, or it could not forward
+         * a signal to the command (kill needs the same uid once CAP_KILL is gone). */
+        if (p->run_as && (r = switch_ids(p, e)) < 0)
+                return r;
+        if ((r = set_capabilities(0, e)) < 0)
                 return r;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return sbx_error_set(e, "privs", errno, "prctl", "PR_SET_NO_NEW_PRIVS", "cannot set no_new_privs");

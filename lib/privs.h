@@ -12,4 +12,4 @@
 int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e);
 
 /* For the jail's PID 1 itself: no capabilities, no_new_privs (it keeps its fds). */
-int sbx_privs_drop_init(struct sbx_error *e);
+int sbx_privs_drop_init(const struct sbx_plan *p, struct sbx_error *e);

@@ -230,6 +230,26 @@ static int check_roots(const struct sbx_plan *p, const struct sbx_mount *m, cons
         return r;
 }
 
+/* sandboxd opened the path with the caller's fsuid and groups, so the caller may
+ * reach it; it must also be able to open it the way the jail gets it: read (and list,
+ * for a directory), and write for a read-write bind.  AT_EACCESS checks as the fsuid. */
+static int check_caller_access(const struct sbx_plan *p, const struct sbx_mount *m, int fd, const char *real,
+                               struct sbx_error *e)
+{
+        struct stat st;
+        int mode = R_OK | (m->kind == SBX_MOUNT_RW ? W_OK : 0);
+        int r;
+
+        if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+                mode |= X_OK;
+        if (faccessat(fd, "", mode, AT_EMPTY_PATH | AT_EACCESS) == 0)
+                return 0;
+        r = sbx_error_set(e, "validate", errno, "access", real, "uid %u may not %s '%s' itself", (unsigned)p->uid,
+                          m->kind == SBX_MOUNT_RW ? "write" : "read", real);
+        sbx_error_hint(e, "bind only what you can open yourself");
+        return r;
+}
+
 static int open_user_bind(const struct sbx_plan *p, struct sbx_mount *m, struct sbx_error *e)
 {
         _cleanup_close_ int fd = -1;
@@ -261,6 +281,8 @@ static int open_user_bind(const struct sbx_plan *p, struct sbx_mount *m, struct 
         if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
                 return sbx_error_set(e, "validate", EINVAL, "", real,
                                      "bind source is neither a directory nor a regular file");
+        if (p->run_as && (r = check_caller_access(p, m, fd, real, e)) < 0)
+                return r;
         free(m->source);
         m->source = strdup(real);
         if (!m->source)
@@ -328,9 +350,10 @@ static int resolve_workspace(struct sbx_plan *p, struct stat *ret_st, struct sbx
         }
         if (fstat(fd, &st) < 0)
                 return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect the workspace");
-        /* faccessat on the O_PATH fd checks with the real uid: the caller's own right. */
-        if (p->workspace_mode == SBX_WS_RW && st.st_uid != getuid() && faccessat(fd, "", W_OK, AT_EMPTY_PATH) < 0 &&
-            faccessat(AT_FDCWD, real, W_OK, 0) < 0) {
+        /* AT_EACCESS checks with the file-system identity: the caller's own (sbx-run
+         * is never setuid; sandboxd sets its fsuid and groups to the caller's). */
+        if (p->workspace_mode == SBX_WS_RW && st.st_uid != p->uid && faccessat(fd, "", W_OK, AT_EMPTY_PATH | AT_EACCESS) < 0 &&
+            faccessat(AT_FDCWD, real, W_OK, AT_EACCESS) < 0) {
                 r = sbx_error_set(e, "validate", EACCES, "access", real, "the workspace is neither yours nor writable by you");
                 sbx_error_hint(e, "pass --workspace with a directory you own");
                 return r;
@@ -410,9 +433,11 @@ int sbx_validate(struct sbx_plan *p, struct sbx_error *e)
         /* A setuid sbx-run would make every option a privilege; refuse to be one. */
         if (getuid() != geteuid() || getgid() != getegid())
                 return sbx_error_set(e, "validate", EPERM, "", "", "sbx-run is running setuid or setgid, which it must never be");
-        p->uid = getuid();
-        p->gid = getgid();
-        p->userns = geteuid() != 0;
+        if (!p->run_as) {
+                p->uid = getuid();
+                p->gid = getgid();
+                p->userns = geteuid() != 0;
+        }
 
         if (p->workspace_mode != SBX_WS_NONE && (r = resolve_workspace(p, &ws, e)) < 0)
                 return r;

@@ -38,7 +38,7 @@ static void source_done(struct source *s)
         *s = (struct source){ 0 };
 }
 
-static bool is_profile_name(const char *s)
+bool sbx_is_profile_name(const char *s)
 {
         if (!*s || *s == '.' || strlen(s) > 64)
                 return false;
@@ -93,11 +93,54 @@ static bool is_path(const char *what)
 /* A path (it has a '/' or ends in .yaml; relative ones against @dir when given), or a
  * name on the search path, or a built-in copy.  A name skips what the chain already
  * holds, so /etc/sbx/profiles/workspace.yaml may extend the shipped workspace. */
-static int find(const char *what, const char *dir, const struct source *chain, size_t n, struct source *s,
-                struct sbx_diag *d)
+/* The store's copy of what @what names: a path (as loaded, canonical) or the first
+ * entry of a name that the chain does not hold yet. */
+static int find_stored(const struct sbx_profile_store *st, const char *what, const char *dir, const struct source *chain,
+                       size_t n, struct source *s, struct sbx_diag *d)
+{
+        char path[PATH_MAX];
+        bool skipped = false;
+
+        if (is_path(what)) {
+                int len = what[0] != '/' && dir ? snprintf(path, sizeof(path), "%s/%s", dir, what)
+                                                : snprintf(path, sizeof(path), "%s", what);
+
+                for (size_t i = 0; len > 0 && (size_t)len < sizeof(path) && i < st->n; i++)
+                        if (strcmp(st->v[i].origin, path) == 0)
+                                goto found_path;
+                return sbx_diag_at(d, what, NULL, "'%s' is not among the profiles sandboxd loaded", what);
+found_path:
+                what = path;
+        } else if (!sbx_is_profile_name(what)) {
+                return sbx_diag_at(d, what, NULL, "not a profile name (letters, digits, '-', '_', '.')");
+        }
+        for (size_t i = 0; i < st->n; i++) {
+                const struct sbx_profile_entry *en = &st->v[i];
+
+                if (strcmp(is_path(what) ? en->origin : en->name, what) != 0)
+                        continue;
+                if (in_chain(chain, n, en->origin)) {
+                        skipped = true;
+                        continue;
+                }
+                snprintf(s->origin, sizeof(s->origin), "%s", en->origin);
+                s->text = en->text;
+                s->len = en->len;
+                return 0;
+        }
+        if (skipped)
+                return sbx_diag_at(d, what, NULL, "extends cycle: every profile named '%s' is already in the chain", what);
+        return sbx_diag_at(d, what, NULL, "no profile named '%s' (sandboxd has: see its log, or busctl introspect)", what);
+}
+
+static int find(const struct sbx_profile_store *st, const char *what, const char *dir, const struct source *chain,
+                size_t n, struct source *s, struct sbx_diag *d)
 {
         char path[PATH_MAX];
         int r;
+
+        if (st)
+                return find_stored(st, what, dir, chain, n, s, d);
 
         if (is_path(what)) {
                 int len = what[0] != '/' && dir ? snprintf(path, sizeof(path), "%s/%s", dir, what)
@@ -110,7 +153,7 @@ static int find(const char *what, const char *dir, const struct source *chain, s
                         return sbx_diag_at(d, path, NULL, "no such profile file '%s'", what);
                 return r;
         }
-        if (!is_profile_name(what))
+        if (!sbx_is_profile_name(what))
                 return sbx_diag_at(d, what, NULL, "not a profile name (letters, digits, '-', '_', '.'; or give a path)");
         bool skipped = false;
 
@@ -179,7 +222,8 @@ static void profile_name(const char *origin, char *buf, size_t size)
                 buf[n - 5] = '\0';
 }
 
-int sbx_profile_load(const char *name_or_path, const struct sbx_vars *vars, struct sbx_profile *pr, struct sbx_diag *d)
+static int load_chain(const struct sbx_profile_store *st, const char *name_or_path, const struct sbx_vars *vars,
+                      struct sbx_profile *pr, struct sbx_diag *d)
 {
         struct source src[MAX_CHAIN] = { 0 };
         struct sbx_node *doc[MAX_CHAIN] = { 0 };
@@ -199,7 +243,7 @@ int sbx_profile_load(const char *name_or_path, const struct sbx_vars *vars, stru
                         r = sbx_diag_at(d, src[n - 1].origin, ext, "'extends' names a profile; it is empty");
                         goto out;
                 }
-                if ((r = find(next, dir[0] ? dir : NULL, src, n, &src[n], d)) < 0) {
+                if ((r = find(st, next, dir[0] ? dir : NULL, src, n, &src[n], d)) < 0) {
                         if (n > 0)
                                 at_extends(d, src[n - 1].origin, ext);
                         goto out;
@@ -253,6 +297,19 @@ out:
         return r;
 }
 
+int sbx_profile_load(const char *name_or_path, const struct sbx_vars *vars, struct sbx_profile *pr, struct sbx_diag *d)
+{
+        return load_chain(NULL, name_or_path, vars, pr, d);
+}
+
+int sbx_profile_load_stored(const struct sbx_profile_store *st, const char *name, const struct sbx_vars *vars,
+                            struct sbx_profile *pr, struct sbx_diag *d)
+{
+        if (!sbx_is_profile_name(name))
+                return sbx_diag_at(d, "profile", NULL, "'%.64s' is not a profile name (letters, digits, '-', '_', '.')", name);
+        return load_chain(st, name, vars, pr, d);
+}
+
 /* The caller's home from /etc/passwd, else from NSS: /etc/passwd first because NSS
  * loads its modules (libnss_systemd…) and asks daemons over sockets, which costs a
  * launch more than the rest of its profile work. */
@@ -296,6 +353,110 @@ int sbx_vars_init(struct sbx_vars *v, const char *workspace, struct sbx_diag *d)
         return 0;
 }
 
+int sbx_vars_init_for(struct sbx_vars *v, uid_t uid, const char *workspace, char *const *env, struct sbx_diag *d)
+{
+        *v = (struct sbx_vars){ .uid = (unsigned)uid, .env = env };
+        if (home_of(uid, v->home, sizeof(v->home)) < 0)
+                snprintf(v->home, sizeof(v->home), "/nonexistent");
+        snprintf(v->tmp, sizeof(v->tmp), "/tmp");
+        if (snprintf(v->workspace, sizeof(v->workspace), "%s", workspace) >= (int)sizeof(v->workspace))
+                return sbx_diag_at(d, "workspace", NULL, "the workspace path is too long");
+        return 0;
+}
+
+/* ------------------------------------------------------------------ the store */
+
+static int store_add(struct sbx_profile_store *st, const char *name, const char *origin, const char *text, size_t len)
+{
+        struct sbx_profile_entry *v = realloc(st->v, (st->n + 1) * sizeof(*v));
+
+        if (!v)
+                return -ENOMEM;
+        st->v = v;
+        v[st->n] = (struct sbx_profile_entry){ .name = strdup(name), .origin = strdup(origin), .text = malloc(len + 1),
+                                               .len = len };
+        st->n++;
+        if (!v[st->n - 1].name || !v[st->n - 1].origin || !v[st->n - 1].text)
+                return -ENOMEM;
+        memcpy(v[st->n - 1].text, text, len);
+        v[st->n - 1].text[len] = '\0';
+        return 0;
+}
+
+static int store_dir(struct sbx_profile_store *st, const char *dir, struct sbx_diag *d)
+{
+        struct dirent **list = NULL;
+        int n = scandir(dir, &list, NULL, alphasort), r = 0;
+
+        for (int j = 0; j < n; j++) {
+                size_t len = strlen(list[j]->d_name);
+                char name[256], path[PATH_MAX];
+                struct source s = { 0 };
+
+                if (r == 0 && len > 5 && strcmp(list[j]->d_name + len - 5, ".yaml") == 0) {
+                        snprintf(name, sizeof(name), "%.*s", (int)(len - 5), list[j]->d_name);
+                        snprintf(path, sizeof(path), "%s/%s", dir, list[j]->d_name);
+                        if (!sbx_is_profile_name(name))
+                                r = sbx_diag_at(d, path, NULL, "not a profile name: rename the file (letters, digits, '-', '_', '.')");
+                        else if ((r = read_path(path, &s, d)) == 0 && store_add(st, name, s.origin, s.text, s.len) < 0)
+                                r = sbx_diag_at(d, path, NULL, "out of memory");
+                        source_done(&s);
+                }
+                free(list[j]);
+        }
+        free(list);
+        return r;
+}
+
+int sbx_profile_store_read(struct sbx_profile_store *st, struct sbx_diag *d)
+{
+        struct sbx_vars vars = { .workspace = "/nonexistent", .home = "/nonexistent", .tmp = "/tmp", .uid = 65534 };
+        char *const no_env[] = { NULL };
+        int r;
+
+        vars.env = no_env;
+        *st = (struct sbx_profile_store){ 0 };
+        for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++)
+                if ((r = store_dir(st, search_dirs[i], d)) < 0)
+                        return r;
+        for (size_t i = 0; i < sbx_builtin_profiles_count; i++) {
+                char origin[128];
+
+                snprintf(origin, sizeof(origin), "built-in:%s", sbx_builtin_profiles[i].name);
+                if (store_add(st, sbx_builtin_profiles[i].name, origin, sbx_builtin_profiles[i].text,
+                              strlen(sbx_builtin_profiles[i].text)) < 0)
+                        return sbx_diag_at(d, origin, NULL, "out of memory");
+        }
+        /* Every profile must load (its whole chain): a broken one fails the store, not a
+         * launch hours later. */
+        for (size_t i = 0; i < st->n; i++) {
+                struct sbx_profile pr;
+                bool shadowed = false;
+
+                for (size_t j = 0; j < i; j++)
+                        shadowed |= strcmp(st->v[j].name, st->v[i].name) == 0;
+                if (shadowed)
+                        continue; /* reachable only through an `extends:` of its name */
+                sbx_profile_init(&pr);
+                r = load_chain(st, st->v[i].name, &vars, &pr, d);
+                sbx_profile_done(&pr);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+void sbx_profile_store_done(struct sbx_profile_store *st)
+{
+        for (size_t i = 0; i < st->n; i++) {
+                free(st->v[i].name);
+                free(st->v[i].origin);
+                free(st->v[i].text);
+        }
+        free(st->v);
+        *st = (struct sbx_profile_store){ 0 };
+}
+
 /* ------------------------------------------------------------------ listing */
 
 static void describe(FILE *out, const char *name, const char *origin, const char *text, size_t len)
@@ -337,7 +498,7 @@ int sbx_profile_list(FILE *out)
                         if (len > 5 && strcmp(list[j]->d_name + len - 5, ".yaml") == 0) {
                                 snprintf(name, sizeof(name), "%.*s", (int)(len - 5), list[j]->d_name);
                                 snprintf(path, sizeof(path), "%s/%s", search_dirs[i], list[j]->d_name);
-                                if (is_profile_name(name) && !seen(&names, name) && read_path(path, &s, &d) == 0 &&
+                                if (sbx_is_profile_name(name) && !seen(&names, name) && read_path(path, &s, &d) == 0 &&
                                     sbx_strv_push(&names, name) == 0)
                                         describe(out, name, path, s.text, s.len);
                                 source_done(&s);

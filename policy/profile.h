@@ -19,6 +19,7 @@ struct sbx_vars {
         char home[4096];
         char tmp[4096];
         unsigned uid;
+        char *const *env; /* the caller's environment, for environment.pass; NULL: ours */
 };
 
 struct sbx_profile {
@@ -52,12 +53,36 @@ int sbx_profile_apply(struct sbx_profile *pr, const char *file, const struct sbx
 int sbx_profile_load(const char *name_or_path, const struct sbx_vars *vars, struct sbx_profile *pr,
                      struct sbx_diag *d);
 
+/* sandboxd's snapshot of every profile on the search path, read once per (re)load so
+ * that launches never see a half-edited file; loads from it never touch the disk. */
+struct sbx_profile_entry {
+        char *name;   /* file name without .yaml */
+        char *origin; /* canonical path, or "built-in:NAME" */
+        char *text;
+        size_t len;
+};
+struct sbx_profile_store {
+        struct sbx_profile_entry *v; /* in search order: /etc, shipped, built-in */
+        size_t n;
+};
+/* Reads the search path into @st and loads every profile in it once: any error is the
+ * store's (a reload keeps the old one). */
+int sbx_profile_store_read(struct sbx_profile_store *st, struct sbx_diag *d);
+void sbx_profile_store_done(struct sbx_profile_store *st);
+/* sbx_profile_load() from @st: @name must be a profile name (never a path), and every
+ * `extends:` must name a profile of the store. */
+int sbx_profile_load_stored(const struct sbx_profile_store *st, const char *name, const struct sbx_vars *vars,
+                            struct sbx_profile *pr, struct sbx_diag *d);
+bool sbx_is_profile_name(const char *s);
+
 /* Lists the profiles the search path offers, one per name, with where it comes from and
  * its description. */
 int sbx_profile_list(FILE *out);
 
 /* The default {home}, {tmp}, {uid} of the caller and the canonical @workspace. */
 int sbx_vars_init(struct sbx_vars *v, const char *workspace, struct sbx_diag *d);
+/* sandboxd's: @uid's home, /tmp, and @workspace already canonical. */
+int sbx_vars_init_for(struct sbx_vars *v, uid_t uid, const char *workspace, char *const *env, struct sbx_diag *d);
 
 /* The built-in copies of the shipped profiles (generated at build time). */
 struct sbx_builtin_profile {

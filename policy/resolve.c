@@ -132,9 +132,9 @@ static bool needs_tame(const char *name)
 }
 
 /* environment.pass: the named variables (or NAME* prefixes) the caller has. */
-static int pass_env(struct sbx_profile *pr, struct sbx_error *e)
+static int pass_env(struct sbx_profile *pr, char *const *from, struct sbx_error *e)
 {
-        for (char **env = environ; env && *env; env++) {
+        for (char *const *env = from ? from : environ; env && *env; env++) {
                 const char *eq = strchr(*env, '=');
                 size_t len = eq ? (size_t)(eq - *env) : 0;
                 char name[256];
@@ -194,7 +194,7 @@ int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_plan *cli, bool
                 return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
         /* The execute allowlist is looked up on the profile's PATH, before the caller's
          * --env could point it into the workspace. */
-        if ((r = restrict_exec(pr, e)) < 0 || (r = pass_env(pr, e)) < 0 || (r = narrow(p, cli, net_set, e)) < 0)
+        if ((r = restrict_exec(pr, e)) < 0 || (r = pass_env(pr, vars->env, e)) < 0 || (r = narrow(p, cli, net_set, e)) < 0)
                 return r;
         if (pr->git && p->workspace_mode != SBX_WS_NONE && (r = sbx_git_binds(pr, p->workspace, e)) < 0)
                 return r;
@@ -239,4 +239,29 @@ void sbx_profile_to_json(const struct sbx_profile *pr, FILE *f)
         fprintf(f, "},\"audit\":{\"argv_max\":%llu}", (unsigned long long)pr->audit_argv_max);
         sbx_json_strv(f, "final", &pr->final);
         fputs("}\n", f);
+}
+
+/* The filter a profile's seccomp section asks for: the build-time one when it adds
+ * nothing, else compiled now with the additions. */
+int sbx_profile_seccomp(const struct sbx_profile *pr, struct sbx_seccomp *s, const struct sbx_seccomp **ret,
+                        struct sbx_error *e)
+{
+        struct sbx_seccomp_extra x = {
+                .allow = pr->seccomp_allow.v,
+                .n_allow = pr->seccomp_allow.n,
+                .deny = pr->seccomp_deny.v,
+                .n_deny = pr->seccomp_deny.n,
+                .kill = pr->seccomp_action == 1,
+        };
+        int r;
+
+        *s = (struct sbx_seccomp){ 0 };
+        if (!x.n_allow && !x.n_deny) {
+                *ret = sbx_seccomp_builtin();
+                return 0;
+        }
+        if ((r = sbx_seccomp_prepare(s, &x, e)) < 0)
+                return r;
+        *ret = s;
+        return 0;
 }

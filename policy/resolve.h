@@ -5,6 +5,7 @@
 
 #include "../lib/error.h"
 #include "../lib/plan.h"
+#include "../lib/seccomp.h"
 #include "profile.h"
 
 /* Narrows the loaded profile @pr by the command line's @cli (its mounts, env, hostname and
@@ -21,3 +22,8 @@ int sbx_git_binds(struct sbx_profile *pr, const char *workspace, struct sbx_erro
 
 /* The resolved plan with the profile's policy, as --dry-run prints it. */
 void sbx_profile_to_json(const struct sbx_profile *pr, FILE *f);
+
+/* The seccomp filter for @pr: the build-time one (@ret points at it, @s stays empty)
+ * when the profile changes nothing, else @s compiled with its additions. */
+int sbx_profile_seccomp(const struct sbx_profile *pr, struct sbx_seccomp *s, const struct sbx_seccomp **ret,
+                        struct sbx_error *e);

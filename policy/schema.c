@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The profile schema as one table per section: key, parser, offset into struct
- * sbx_profile.  One walker applies a YAML layer through the tables, so every key gets
- * the same strictness (unknown keys, wrong types, bad values: file:line:col) and the
- * same merge rule (scalars override, lists append), and `final` is checked in one place.
+ * sbx_profile.  One walker (schema-walk.c, shared with the site policy) applies a YAML
+ * layer through the tables, so every key gets the same strictness (unknown keys, wrong
+ * types, bad values: file:line:col) and the same merge rule (scalars override, lists
+ * append), and `final` is checked in one place.
  * The command line fills the same struct sbx_plan (sbx-run/options.c). */
 #include <errno.h>
-#include <regex.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,64 +17,44 @@
 #include "../lib/seccomp.h"
 #include "profile.h"
 #include "schema.h"
+#include "schema-int.h"
 
-struct ctx {
+/* What applying one layer needs besides the walk: the profile (also the walk's base,
+ * which the table offsets point into), the variables its paths may use, and what it
+ * says about its chain. */
+struct layer {
         struct sbx_profile *pr;
-        const char *file;
         const struct sbx_vars *vars;
-        struct sbx_diag *d;
         char **extends;
         struct sbx_strv new_final; /* this layer's `final:` entries, in force for the next */
-        char path[256];            /* dotted path of the key being applied */
-};
-
-struct key;
-typedef int (*parse_fn)(struct ctx *c, const struct key *k, const struct sbx_node *v);
-
-struct key {
-        const char *name;
-        parse_fn parse;
-        size_t offset;   /* into struct sbx_profile */
-        const void *arg; /* a sub-table, enum names, or bounds */
-        const char *doc; /* what a value looks like, for error messages */
-};
-
-struct bounds {
-        uint64_t min, max;
 };
 
 #define OFF(field) offsetof(struct sbx_profile, field)
-#define AT(c, k, type) ((type *)((char *)(c)->pr + (k)->offset))
 
-static int oom(struct ctx *c, const struct sbx_node *n)
+static struct layer *layer_of(const struct sbx_walk *c)
 {
-        sbx_diag_at(c->d, c->file, n, "out of memory");
-        return -ENOMEM;
+        return c->data;
 }
 
-static const char *type_name(const struct sbx_node *n)
+static struct sbx_profile *prof(const struct sbx_walk *c)
 {
-        return n->type == SBX_NODE_MAP ? "a mapping" : n->type == SBX_NODE_SEQ ? "a list" : "a single value";
+        return layer_of(c)->pr;
 }
 
-static int want(struct ctx *c, const struct sbx_node *v, enum sbx_node_type type, const struct key *k)
+static const struct sbx_vars *vars_of(const struct sbx_walk *c)
 {
-        if (v->type == type)
-                return 0;
-        return sbx_diag_at(c->d, c->file, v, "'%s' must be %s, not %s%s%s", c->path,
-                           type == SBX_NODE_MAP ? "a mapping" : type == SBX_NODE_SEQ ? "a list" : "a single value",
-                           type_name(v), k && k->doc ? "; e.g. " : "", k && k->doc ? k->doc : "");
+        return layer_of(c)->vars;
 }
 
 /* ------------------------------------------------------------------ variables */
 
 /* Expands {workspace} {home} {uid} {tmp} in @in. */
-static int expand(struct ctx *c, const struct sbx_node *n, const char *in, char **ret)
+static int expand(struct sbx_walk *c, const struct sbx_node *n, const char *in, char **ret)
 {
         char out[4096], uid[16];
         size_t o = 0;
 
-        snprintf(uid, sizeof(uid), "%u", c->vars->uid);
+        snprintf(uid, sizeof(uid), "%u", vars_of(c)->uid);
         for (const char *s = in; *s;) {
                 const char *val = NULL, *end;
                 size_t len;
@@ -92,13 +72,13 @@ static int expand(struct ctx *c, const struct sbx_node *n, const char *in, char 
                         return sbx_diag_at(c->d, c->file, n, "'%s': unterminated variable in '%s'", c->path, in);
                 len = (size_t)(end - s + 1);
                 if (len == 11 && strncmp(s, "{workspace}", len) == 0)
-                        val = c->vars->workspace;
+                        val = vars_of(c)->workspace;
                 else if (len == 6 && strncmp(s, "{home}", len) == 0)
-                        val = c->vars->home;
+                        val = vars_of(c)->home;
                 else if (len == 5 && strncmp(s, "{uid}", len) == 0)
                         val = uid;
                 else if (len == 5 && strncmp(s, "{tmp}", len) == 0)
-                        val = c->vars->tmp;
+                        val = vars_of(c)->tmp;
                 else
                         return sbx_diag_at(c->d, c->file, n,
                                            "'%s': unknown variable '%.*s' (known: {workspace}, {home}, {uid}, {tmp})",
@@ -111,20 +91,20 @@ static int expand(struct ctx *c, const struct sbx_node *n, const char *in, char 
         }
         out[o] = '\0';
         *ret = strdup(out);
-        return *ret ? 0 : oom(c, n);
+        return *ret ? 0 : sbx_walk_oom(c, n);
 too_long:
         return sbx_diag_at(c->d, c->file, n, "'%s': the path is longer than 4095 bytes", c->path);
 }
 
 /* An absolute, normal path after expansion: no "..", no "//", so it names one place
  * before anything is resolved ("{workspace}/../../etc" stops here). */
-static int expand_path(struct ctx *c, const struct sbx_node *n, const char *in, char **ret)
+static int expand_path(struct sbx_walk *c, const struct sbx_node *n, const char *in, char **ret)
 {
         _cleanup_free_ char *p = NULL;
         int r = expand(c, n, in, &p);
 
         if (r < 0 || !p)
-                return r < 0 ? r : oom(c, n);
+                return r < 0 ? r : sbx_walk_oom(c, n);
         if (strcmp(p, "/") != 0 && !sbx_path_is_normal(p))
                 return sbx_diag_at(c->d, c->file, n,
                                    "'%s': '%s' is not an absolute path without '.', '..' or '//'", c->path, in);
@@ -134,139 +114,37 @@ static int expand_path(struct ctx *c, const struct sbx_node *n, const char *in, 
 
 /* ------------------------------------------------------------------ scalars */
 
-static int parse_string(struct ctx *c, const struct key *k, const struct sbx_node *v)
+static int parse_hostname(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
-        char **dst = AT(c, k, char *);
-        char *s;
-
-        if (want(c, v, SBX_NODE_SCALAR, k) < 0)
-                return -EINVAL;
-        s = strdup(v->value);
-        if (!s)
-                return oom(c, v);
-        free(*dst);
-        *dst = s;
-        return 0;
-}
-
-static int scalar_bool(struct ctx *c, const struct key *k, const struct sbx_node *v, bool *ret)
-{
-        if (want(c, v, SBX_NODE_SCALAR, k) < 0)
-                return -EINVAL;
-        if (v->plain && strcmp(v->value, "true") == 0)
-                *ret = true;
-        else if (v->plain && strcmp(v->value, "false") == 0)
-                *ret = false;
-        else if (!v->plain && (strcmp(v->value, "true") == 0 || strcmp(v->value, "false") == 0))
-                return sbx_diag_at(c->d, c->file, v, "'%s' must be true or false without quotes, not the string \"%s\"", c->path,
-                                   v->value);
-        else
-                return sbx_diag_at(c->d, c->file, v, "'%s' must be true or false, not '%s'", c->path, v->value);
-        return 0;
-}
-
-static int parse_bool(struct ctx *c, const struct key *k, const struct sbx_node *v)
-{
-        return scalar_bool(c, k, v, AT(c, k, bool));
-}
-
-/* A number in the key's unit (what @parse reads), within the key's bounds. */
-static int parse_number(struct ctx *c, const struct key *k, const struct sbx_node *v, int (*parse)(const char *, uint64_t *),
-                        const char *what)
-{
-        const struct bounds *b = k->arg;
-        uint64_t n;
-
-        if (want(c, v, SBX_NODE_SCALAR, k) < 0)
-                return -EINVAL;
-        if (parse(v->value, &n) < 0)
-                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not a %s; %s", c->path, v->value, what, k->doc);
-        if (n < b->min || n > b->max)
-                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is out of range; %s", c->path, v->value, k->doc);
-        *AT(c, k, uint64_t) = n;
-        return 0;
-}
-
-static int parse_size(struct ctx *c, const struct key *k, const struct sbx_node *v)
-{
-        return parse_number(c, k, v, sbx_parse_size, "size");
-}
-
-static int parse_duration(struct ctx *c, const struct key *k, const struct sbx_node *v)
-{
-        return parse_number(c, k, v, sbx_parse_duration_ms, "duration");
-}
-
-static int parse_count(struct ctx *c, const struct key *k, const struct sbx_node *v)
-{
-        return parse_number(c, k, v, sbx_parse_u64, "count");
-}
-
-/* limits.memory also takes a share of the machine's RAM: "50%". */
-static int parse_memory(struct ctx *c, const struct key *k, const struct sbx_node *v)
-{
-        size_t len;
-        uint64_t pct;
-        char num[16];
-
-        if (want(c, v, SBX_NODE_SCALAR, k) < 0)
-                return -EINVAL;
-        len = strlen(v->value);
-        if (len < 2 || v->value[len - 1] != '%')
-                return parse_size(c, k, v);
-        snprintf(num, sizeof(num), "%.*s", (int)(len - 1), v->value);
-        if (len - 1 >= sizeof(num) || sbx_parse_u64(num, &pct) < 0 || pct == 0 || pct > 100)
-                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not a share of RAM from 1%% to 100%%", c->path, v->value);
-        *AT(c, k, uint64_t) = sbx_physical_memory() / 100 * pct;
-        return 0;
-}
-
-/* Enums: arg is a NULL-terminated list of names; the value stored is the index. */
-static int parse_enum(struct ctx *c, const struct key *k, const struct sbx_node *v)
-{
-        const char *const *names = k->arg;
-
-        if (want(c, v, SBX_NODE_SCALAR, k) < 0)
-                return -EINVAL;
-        for (int i = 0; names[i]; i++)
-                if (strcmp(v->value, names[i]) == 0) {
-                        *AT(c, k, int) = i;
-                        return 0;
-                }
-        return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not one of: %s", c->path, v->value, k->doc);
-}
-
-static int parse_hostname(struct ctx *c, const struct key *k, const struct sbx_node *v)
-{
-        if (want(c, v, SBX_NODE_SCALAR, k) < 0)
+        if (sbx_walk_want(c, v, SBX_NODE_SCALAR, k) < 0)
                 return -EINVAL;
         if (!sbx_is_hostname(v->value))
                 return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not a host name (up to 64 letters, digits, '-' and '.')",
                                    c->path, v->value);
-        return parse_string(c, k, v);
+        return sbx_key_string(c, k, v);
 }
 
-static int parse_extends(struct ctx *c, const struct key *k, const struct sbx_node *v)
+static int parse_extends(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
-        if (want(c, v, SBX_NODE_SCALAR, k) < 0)
+        if (sbx_walk_want(c, v, SBX_NODE_SCALAR, k) < 0)
                 return -EINVAL;
         if (v->value[0] == '\0')
                 return sbx_diag_at(c->d, c->file, v, "'extends' names a profile; it is empty");
-        free(*c->extends);
-        *c->extends = strdup(v->value);
-        return *c->extends ? 0 : oom(c, v);
+        free(*layer_of(c)->extends);
+        *layer_of(c)->extends = strdup(v->value);
+        return *layer_of(c)->extends ? 0 : sbx_walk_oom(c, v);
 }
 
-static int parse_workdir(struct ctx *c, const struct key *k, const struct sbx_node *v)
+static int parse_workdir(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
-        char **dst = AT(c, k, char *);
+        char **dst = SBX_KEY_AT(c, k, char *);
         char *p = NULL;
         int r;
 
-        if (want(c, v, SBX_NODE_SCALAR, k) < 0)
+        if (sbx_walk_want(c, v, SBX_NODE_SCALAR, k) < 0)
                 return -EINVAL;
         if ((r = expand_path(c, v, v->value, &p)) < 0 || !p)
-                return r < 0 ? r : oom(c, v);
+                return r < 0 ? r : sbx_walk_oom(c, v);
         free(*dst);
         *dst = p;
         return 0;
@@ -274,112 +152,16 @@ static int parse_workdir(struct ctx *c, const struct key *k, const struct sbx_no
 
 /* ------------------------------------------------------------------ lists */
 
-typedef int (*item_fn)(struct ctx *c, const struct key *k, const struct sbx_node *item);
-
 /* Lists append to what a parent gave (a repeat is dropped). */
-static int each_item(struct ctx *c, const struct key *k, const struct sbx_node *v, item_fn fn)
-{
-        int r;
-
-        if (want(c, v, SBX_NODE_SEQ, k) < 0)
-                return -EINVAL;
-        for (size_t i = 0; i < v->n; i++) {
-                if (v->items[i]->type != SBX_NODE_SCALAR)
-                        return sbx_diag_at(c->d, c->file, v->items[i], "'%s': each item must be a single value, not %s",
-                                           c->path, type_name(v->items[i]));
-                if ((r = fn(c, k, v->items[i])) < 0)
-                        return r;
-        }
-        return 0;
-}
-
-static int push_unique(struct ctx *c, struct sbx_strv *l, const char *s, const struct sbx_node *at)
-{
-        if (sbx_strv_contains(l, s))
-                return 0;
-        return sbx_strv_push(l, s) < 0 ? oom(c, at) : 0;
-}
-
-static bool is_command_name(const char *s)
-{
-        if (!*s || strlen(s) > 255)
-                return false;
-        for (; *s; s++)
-                if (*s == '/' || *s == ' ' || *s == '\t' || *s == '\n')
-                        return false;
-        return true;
-}
-
-static int item_name(struct ctx *c, const struct key *k, const struct sbx_node *it)
-{
-        if (!is_command_name(it->value))
-                return sbx_diag_at(c->d, c->file, it, "'%s': '%s' is not a command name (no '/', no spaces)", c->path, it->value);
-        return push_unique(c, AT(c, k, struct sbx_strv), it->value, it);
-}
-
-static int item_string(struct ctx *c, const struct key *k, const struct sbx_node *it)
-{
-        if (it->value[0] == '\0')
-                return sbx_diag_at(c->d, c->file, it, "'%s': an empty item", c->path);
-        return push_unique(c, AT(c, k, struct sbx_strv), it->value, it);
-}
-
-static int item_path(struct ctx *c, const struct key *k, const struct sbx_node *it)
+static int item_path(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
         _cleanup_free_ char *p = NULL;
         int r = expand_path(c, it, it->value, &p);
 
-        return r < 0 ? r : push_unique(c, AT(c, k, struct sbx_strv), p, it);
+        return r < 0 ? r : sbx_walk_push_unique(c, SBX_KEY_AT(c, k, struct sbx_strv), p, it);
 }
 
-/* glibc compiles {m,n} by copying the atom n times, and nested counts multiply: a
- * 30-byte pattern can ask for gigabytes.  Bounded: few counts, small ones. */
-static bool regex_is_tame(const char *s)
-{
-        unsigned counts = 0;
-
-        if (strlen(s) > 512)
-                return false;
-        for (; *s; s++) {
-                if (*s == '\\' && s[1]) {
-                        s++;
-                        continue;
-                }
-                if (*s != '{')
-                        continue;
-                if (++counts > 3)
-                        return false;
-                for (s++; *s && *s != '}'; s++)
-                        if (*s >= '0' && *s <= '9' && strtoul(s, NULL, 10) > 32)
-                                return false;
-                if (!*s)
-                        break;
-        }
-        return true;
-}
-
-static int item_regex(struct ctx *c, const struct key *k, const struct sbx_node *it)
-{
-        regex_t re;
-        int r;
-
-        if (!regex_is_tame(it->value))
-                return sbx_diag_at(c->d, c->file, it,
-                                   "'%s': '%.64s' is too costly a pattern (at most 512 bytes, 3 {m,n} counts, each up to 32)",
-                                   c->path, it->value);
-        r = regcomp(&re, it->value, REG_EXTENDED | REG_ICASE | REG_NOSUB);
-
-        if (r != 0) {
-                char why[128];
-
-                regerror(r, &re, why, sizeof(why));
-                return sbx_diag_at(c->d, c->file, it, "'%s': '%s' is not a regular expression: %s", c->path, it->value, why);
-        }
-        regfree(&re);
-        return item_string(c, k, it);
-}
-
-static int item_syscall(struct ctx *c, const struct key *k, const struct sbx_node *it)
+static int item_syscall(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
         char near[64];
 
@@ -389,38 +171,38 @@ static int item_syscall(struct ctx *c, const struct key *k, const struct sbx_nod
         if (strcmp(c->path, "seccomp.allow") == 0 && !sbx_seccomp_denied_by_default(it->value))
                 return sbx_diag_at(c->d, c->file, it, "'%s': '%s' is not denied by the default filter, so there is nothing to allow",
                                    c->path, it->value);
-        return item_string(c, k, it);
+        return sbx_item_string(c, k, it);
 }
 
-static int item_cap(struct ctx *c, const struct key *k, const struct sbx_node *it)
+static int item_cap(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
         cap_value_t cap;
         _cleanup_free_ char *lower = strdup(it->value);
 
         if (!lower)
-                return oom(c, it);
+                return sbx_walk_oom(c, it);
         for (char *s = lower; *s; s++)
                 *s = (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
         /* cap_from_name() also takes numbers: a profile names capabilities. */
         if (strspn(lower, "0123456789") == strlen(lower) || cap_from_name(lower, &cap) < 0 || cap < 0 || cap >= 64)
                 return sbx_diag_at(c->d, c->file, it, "'%s': unknown capability '%s' (e.g. CAP_NET_BIND_SERVICE)", c->path, it->value);
-        *AT(c, k, uint64_t) |= 1ull << cap;
+        *SBX_KEY_AT(c, k, uint64_t) |= 1ull << cap;
         return 0;
 }
 
-static int item_optional(struct ctx *c, const struct key *k, const struct sbx_node *it)
+static int item_optional(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
         if (strcmp(it->value, "landlock") == 0)
-                *AT(c, k, unsigned) |= SBX_HARDEN_LANDLOCK;
+                *SBX_KEY_AT(c, k, unsigned) |= SBX_HARDEN_LANDLOCK;
         else if (strcmp(it->value, "cgroup") == 0)
-                *AT(c, k, unsigned) |= SBX_HARDEN_CGROUP;
+                *SBX_KEY_AT(c, k, unsigned) |= SBX_HARDEN_CGROUP;
         else
                 return sbx_diag_at(c->d, c->file, it, "'%s': '%s' cannot be optional; the steps that may be: landlock, cgroup",
                                    c->path, it->value);
         return 0;
 }
 
-static int item_final(struct ctx *c, const struct key *k, const struct sbx_node *it)
+static int item_final(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
         char near[64];
 
@@ -430,46 +212,38 @@ static int item_final(struct ctx *c, const struct key *k, const struct sbx_node 
         if (!sbx_schema_has_key(it->value, near, sizeof(near)))
                 return sbx_diag_at(c->d, c->file, it, "'%s': '%s' is not a profile key%s%s%s", c->path, it->value,
                                    near[0] ? " (did you mean '" : "", near, near[0] ? "'?)" : "");
-        return push_unique(c, &c->new_final, it->value, it);
+        return sbx_walk_push_unique(c, &layer_of(c)->new_final, it->value, it);
 }
 
 /* "~" in rm's protected paths is the caller's home, and the jail's $HOME once the
  * environment is final (resolve.c expands the "~" kept here). */
-static int item_protected(struct ctx *c, const struct key *k, const struct sbx_node *it)
+static int item_protected(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
-        struct sbx_strv *l = AT(c, k, struct sbx_strv);
+        struct sbx_strv *l = SBX_KEY_AT(c, k, struct sbx_strv);
         int r;
 
         if (strcmp(it->value, "~") == 0) {
-                if ((r = push_unique(c, l, c->vars->home, it)) < 0)
+                if ((r = sbx_walk_push_unique(c, l, vars_of(c)->home, it)) < 0)
                         return r;
-                return push_unique(c, l, "~", it);
+                return sbx_walk_push_unique(c, l, "~", it);
         }
         return item_path(c, k, it);
 }
 
-#define LIST(fn_name, item)                                                                   \
-        static int fn_name(struct ctx *c, const struct key *k, const struct sbx_node *v)      \
-        {                                                                                    \
-                return each_item(c, k, v, item);                                             \
-        }
-LIST(parse_names, item_name)
-LIST(parse_strings, item_string)
-LIST(parse_paths, item_path)
-LIST(parse_regexes, item_regex)
-LIST(parse_syscalls, item_syscall)
-LIST(parse_caps, item_cap)
-LIST(parse_optional, item_optional)
-LIST(parse_final, item_final)
-LIST(parse_protected, item_protected)
+SBX_KEY_LIST(parse_paths, item_path)
+SBX_KEY_LIST(parse_syscalls, item_syscall)
+SBX_KEY_LIST(parse_caps, item_cap)
+SBX_KEY_LIST(parse_optional, item_optional)
+SBX_KEY_LIST(parse_final, item_final)
+SBX_KEY_LIST(parse_protected, item_protected)
 
 /* ------------------------------------------------------------------ mounts */
 
 /* A profile's mount at a destination replaces one a parent put there (a child's
  * /tmp:2G is the /tmp, not a second tmpfs over the first). */
-static void drop_dest(struct ctx *c, const char *dest)
+static void drop_dest(struct sbx_walk *c, const char *dest)
 {
-        struct sbx_plan *p = &c->pr->plan;
+        struct sbx_plan *p = &prof(c)->plan;
 
         for (size_t i = 0; dest && i < p->n_mounts; i++) {
                 if (strcmp(p->mounts[i].dest, dest) != 0)
@@ -485,10 +259,10 @@ static void drop_dest(struct ctx *c, const char *dest)
 
 /* The host root a source written as "{workspace}/...", "{home}/..." or "{tmp}/..."
  * must stay under. */
-static const char *within_root(struct ctx *c, const char *raw)
+static const char *within_root(struct sbx_walk *c, const char *raw)
 {
         static const char *const vars[] = { "{workspace}", "{home}", "{tmp}" };
-        const char *const vals[] = { c->vars->workspace, c->vars->home, c->vars->tmp };
+        const char *const vals[] = { vars_of(c)->workspace, vars_of(c)->home, vars_of(c)->tmp };
 
         for (size_t i = 0; i < ELEMENTSOF(vars); i++)
                 if (strncmp(raw, vars[i], strlen(vars[i])) == 0)
@@ -497,7 +271,7 @@ static const char *within_root(struct ctx *c, const char *raw)
 }
 
 /* A bind item: "SRC[:DEST]" or {source, dest, optional}. */
-static int item_bind(struct ctx *c, const struct key *k, const struct sbx_node *it)
+static int item_bind(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
         enum sbx_mount_kind kind = *(const enum sbx_mount_kind *)k->arg;
         _cleanup_free_ char *src_raw = NULL, *src = NULL, *dest = NULL;
@@ -512,7 +286,7 @@ static int item_bind(struct ctx *c, const struct key *k, const struct sbx_node *
 
                 src_raw = strdup(it->value);
                 if (!src_raw)
-                        return oom(c, it);
+                        return sbx_walk_oom(c, it);
                 colon = strrchr(src_raw, ':');
                 if (colon && colon[1] == '/') {
                         *colon = '\0';
@@ -527,7 +301,7 @@ static int item_bind(struct ctx *c, const struct key *k, const struct sbx_node *
                         if (strcmp(key->value, "source") == 0) {
                                 free(src_raw);
                                 if (!(src_raw = strdup(val->value)))
-                                        return oom(c, val);
+                                        return sbx_walk_oom(c, val);
                         } else if (strcmp(key->value, "dest") == 0) {
                                 dest_raw = val->value;
                         } else if (strcmp(key->value, "optional") == 0) {
@@ -548,24 +322,24 @@ static int item_bind(struct ctx *c, const struct key *k, const struct sbx_node *
         if ((r = expand_path(c, it, src_raw, &src)) < 0 || (r = expand_path(c, it, dest_raw ? dest_raw : src_raw, &dest)) < 0)
                 return r;
         if (!src || !dest)
-                return oom(c, it);
+                return sbx_walk_oom(c, it);
         if (strcmp(dest, "/") == 0)
                 return sbx_diag_at(c->d, c->file, it, "'%s': cannot bind over the jail's '/'", c->path);
         drop_dest(c, dest);
-        if (sbx_plan_add_mount(&c->pr->plan, kind, src, dest, 0, &e) < 0)
+        if (sbx_plan_add_mount(&prof(c)->plan, kind, src, dest, 0, &e) < 0)
                 return sbx_diag_at(c->d, c->file, it, "'%s': %s", c->path, e.msg);
-        m = &c->pr->plan.mounts[c->pr->plan.n_mounts - 1];
+        m = &prof(c)->plan.mounts[prof(c)->plan.n_mounts - 1];
         m->optional = optional;
         /* A bind written under a variable root must stay under it once symlinks are
          * followed: {workspace}/link -> /etc is refused by validation. */
         const char *root = within_root(c, src_raw);
         if (root && !(m->within = strdup(root)))
-                return oom(c, it);
+                return sbx_walk_oom(c, it);
         return 0;
 }
 
 /* A tmpfs item: "DEST[:SIZE]" or {dest, size}. */
-static int item_tmpfs(struct ctx *c, const struct key *k, const struct sbx_node *it)
+static int item_tmpfs(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
         _cleanup_free_ char *spec = NULL, *dest = NULL;
         const char *size_s = NULL, *dest_raw = NULL;
@@ -578,7 +352,7 @@ static int item_tmpfs(struct ctx *c, const struct key *k, const struct sbx_node 
                 char *colon;
 
                 if (!(spec = strdup(it->value)))
-                        return oom(c, it);
+                        return sbx_walk_oom(c, it);
                 colon = strrchr(spec, ':');
                 if (colon) {
                         *colon = '\0';
@@ -609,12 +383,12 @@ static int item_tmpfs(struct ctx *c, const struct key *k, const struct sbx_node 
         if ((r = expand_path(c, it, dest_raw, &dest)) < 0)
                 return r;
         drop_dest(c, dest);
-        if (sbx_plan_add_mount(&c->pr->plan, SBX_MOUNT_TMPFS, NULL, dest, size, &e) < 0)
+        if (sbx_plan_add_mount(&prof(c)->plan, SBX_MOUNT_TMPFS, NULL, dest, size, &e) < 0)
                 return sbx_diag_at(c->d, c->file, it, "'%s': %s", c->path, e.msg);
         return 0;
 }
 
-static int item_mask(struct ctx *c, const struct key *k, const struct sbx_node *it)
+static int item_mask(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
         _cleanup_free_ char *dest = NULL;
         struct sbx_error e = { 0 };
@@ -624,14 +398,14 @@ static int item_mask(struct ctx *c, const struct key *k, const struct sbx_node *
         if ((r = expand_path(c, it, it->value, &dest)) < 0)
                 return r;
         drop_dest(c, dest);
-        if (sbx_plan_add_mount(&c->pr->plan, SBX_MOUNT_MASK, NULL, dest, 0, &e) < 0)
+        if (sbx_plan_add_mount(&prof(c)->plan, SBX_MOUNT_MASK, NULL, dest, 0, &e) < 0)
                 return sbx_diag_at(c->d, c->file, it, "'%s': %s", c->path, e.msg);
         return 0;
 }
 
-static int parse_binds(struct ctx *c, const struct key *k, const struct sbx_node *v)
+static int parse_binds(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
-        if (want(c, v, SBX_NODE_SEQ, k) < 0)
+        if (sbx_walk_want(c, v, SBX_NODE_SEQ, k) < 0)
                 return -EINVAL;
         for (size_t i = 0; i < v->n; i++) {
                 int r = (*(const enum sbx_mount_kind *)k->arg == SBX_MOUNT_TMPFS ? item_tmpfs : item_bind)(c, k, v->items[i]);
@@ -642,16 +416,16 @@ static int parse_binds(struct ctx *c, const struct key *k, const struct sbx_node
         return 0;
 }
 
-LIST(parse_masks, item_mask)
+SBX_KEY_LIST(parse_masks, item_mask)
 
 /* ------------------------------------------------------------------ maps */
 
 /* environment.set: NAME: VALUE pairs, a child's value replacing its parent's. */
-static int parse_env_set(struct ctx *c, const struct key *k, const struct sbx_node *v)
+static int parse_env_set(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
         struct sbx_error e = { 0 };
 
-        if (want(c, v, SBX_NODE_MAP, k) < 0)
+        if (sbx_walk_want(c, v, SBX_NODE_MAP, k) < 0)
                 return -EINVAL;
         for (size_t i = 0; i < v->n; i += 2) {
                 const struct sbx_node *name = v->items[i], *val = v->items[i + 1];
@@ -661,37 +435,37 @@ static int parse_env_set(struct ctx *c, const struct key *k, const struct sbx_no
                                            c->path, name->value);
                 if (val->type != SBX_NODE_SCALAR)
                         return sbx_diag_at(c->d, c->file, val, "'%s.%s' must be a single value, not %s", c->path, name->value,
-                                           type_name(val));
+                                           sbx_walk_type_name(val));
                 if (val->plain && (val->value[0] == '\0' || strcmp(val->value, "null") == 0 || strcmp(val->value, "~") == 0))
                         return sbx_diag_at(c->d, c->file, val, "'%s.%s' has no value; write %s: \"\" for an empty one", c->path,
                                            name->value, name->value);
-                if (sbx_plan_set_env(&c->pr->plan, name->value, val->value, &e) < 0)
-                        return oom(c, val);
+                if (sbx_plan_set_env(&prof(c)->plan, name->value, val->value, &e) < 0)
+                        return sbx_walk_oom(c, val);
         }
         return 0;
 }
 
 /* environment.pass: names, or prefixes ending in '*' (LC_*). */
-static int item_env_pass(struct ctx *c, const struct key *k, const struct sbx_node *it)
+static int item_env_pass(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
         _cleanup_free_ char *name = strdup(it->value);
         size_t len;
 
         if (!name)
-                return oom(c, it);
+                return sbx_walk_oom(c, it);
         len = strlen(name);
         if (len > 1 && name[len - 1] == '*')
                 name[len - 1] = '\0';
         if (!sbx_is_env_name(name, strlen(name)))
                 return sbx_diag_at(c->d, c->file, it, "'%s': '%s' is not a variable name or a NAME* prefix", c->path, it->value);
-        return item_string(c, k, it);
+        return sbx_item_string(c, k, it);
 }
-LIST(parse_env_pass, item_env_pass)
+SBX_KEY_LIST(parse_env_pass, item_env_pass)
 
-static int parse_env_clear(struct ctx *c, const struct key *k, const struct sbx_node *v)
+static int parse_env_clear(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
         bool clear = true;
-        int r = scalar_bool(c, k, v, &clear);
+        int r = sbx_walk_bool(c, k, v, &clear);
 
         if (r < 0)
                 return r;
@@ -702,7 +476,7 @@ static int parse_env_clear(struct ctx *c, const struct key *k, const struct sbx_
 }
 
 /* namespaces: pid and mount are the jail itself; ipc, uts and cgroup may be shared. */
-static int parse_namespaces(struct ctx *c, const struct key *k, const struct sbx_node *v)
+static int parse_namespaces(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
         static const struct {
                 const char *name;
@@ -710,7 +484,7 @@ static int parse_namespaces(struct ctx *c, const struct key *k, const struct sbx
         } ns[] = { { "pid", 0 }, { "mount", 0 }, { "ipc", SBX_NS_SHARE_IPC }, { "uts", SBX_NS_SHARE_UTS },
                    { "cgroup", SBX_NS_SHARE_CGROUP } };
 
-        if (want(c, v, SBX_NODE_MAP, k) < 0)
+        if (sbx_walk_want(c, v, SBX_NODE_MAP, k) < 0)
                 return -EINVAL;
         for (size_t i = 0; i < v->n; i += 2) {
                 const struct sbx_node *name = v->items[i], *val = v->items[i + 1];
@@ -729,7 +503,7 @@ static int parse_namespaces(struct ctx *c, const struct key *k, const struct sbx
                 size_t base = strlen(c->path);
 
                 snprintf(c->path + base, sizeof(c->path) - base, ".%s", name->value);
-                r = scalar_bool(c, NULL, val, &on);
+                r = sbx_walk_bool(c, NULL, val, &on);
                 c->path[base] = '\0';
                 if (r < 0)
                         return r;
@@ -737,34 +511,32 @@ static int parse_namespaces(struct ctx *c, const struct key *k, const struct sbx
                         return sbx_diag_at(c->d, c->file, val, "'%s.%s' cannot be false: the jail is built on its own %s namespace",
                                            c->path, name->value, name->value);
                 else if (on)
-                        c->pr->plan.ns_shared &= ~ns[j].shared_bit;
+                        prof(c)->plan.ns_shared &= ~ns[j].shared_bit;
                 else
-                        c->pr->plan.ns_shared |= ns[j].shared_bit;
+                        prof(c)->plan.ns_shared |= ns[j].shared_bit;
         }
         return 0;
 }
 
-static int parse_proc(struct ctx *c, const struct key *k, const struct sbx_node *v)
+static int parse_proc(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
         bool on = true;
-        int r = scalar_bool(c, k, v, &on);
+        int r = sbx_walk_bool(c, k, v, &on);
 
         if (r == 0)
-                c->pr->plan.no_proc = !on;
+                prof(c)->plan.no_proc = !on;
         return r;
 }
 
 /* ------------------------------------------------------------------ tables */
 
-static int parse_section(struct ctx *c, const struct key *k, const struct sbx_node *v);
-
-static const struct bounds b_memory = { 1u << 20, UINT64_MAX };
-static const struct bounds b_time = { 1, 1000ull * 86400 * 365 };
-static const struct bounds b_pids = { 1, 4194304 };
-static const struct bounds b_cpu = { 1, 100000000 };
-static const struct bounds b_nofile = { 3, 1u << 20 };
-static const struct bounds b_fsize = { 1, UINT64_MAX };
-static const struct bounds b_argv = { 64, 1u << 20 };
+static const struct sbx_bounds b_memory = { 1u << 20, UINT64_MAX };
+static const struct sbx_bounds b_time = { 1, 1000ull * 86400 * 365 };
+static const struct sbx_bounds b_pids = { 1, 4194304 };
+static const struct sbx_bounds b_cpu = { 1, 100000000 };
+static const struct sbx_bounds b_nofile = { 3, 1u << 20 };
+static const struct sbx_bounds b_fsize = { 1, UINT64_MAX };
+static const struct sbx_bounds b_argv = { 64, 1u << 20 };
 
 static const enum sbx_mount_kind kind_ro = SBX_MOUNT_RO, kind_rw = SBX_MOUNT_RW, kind_tmpfs = SBX_MOUNT_TMPFS;
 
@@ -773,10 +545,10 @@ static const char *const ws_names[] = { "rw", "ro", "none", NULL };
 static const char *const mode_names[] = { "off", "allowlist", "denylist", NULL };
 static const char *const action_names[] = { "errno", "kill", NULL };
 
-static const struct key filesystem_keys[] = {
-        { "system", parse_bool, OFF(system), NULL, "true" },
-        { "git", parse_bool, OFF(git), NULL, "true" },
-        { "workspace", parse_enum, OFF(plan.workspace_mode), ws_names, "rw, ro, none" },
+static const struct sbx_key filesystem_keys[] = {
+        { "system", sbx_key_bool, OFF(system), NULL, "true" },
+        { "git", sbx_key_bool, OFF(git), NULL, "true" },
+        { "workspace", sbx_key_enum, OFF(plan.workspace_mode), ws_names, "rw, ro, none" },
         { "ro", parse_binds, 0, &kind_ro, "[\"/opt/tools\", \"{home}/.cargo:/cargo\"]" },
         { "rw", parse_binds, 0, &kind_rw, "[\"{workspace}/../cache\"]" },
         { "tmpfs", parse_binds, 0, &kind_tmpfs, "[\"/scratch:128M\"]" },
@@ -787,180 +559,109 @@ static const struct key filesystem_keys[] = {
         {},
 };
 
-static const struct key environment_keys[] = {
+static const struct sbx_key environment_keys[] = {
         { "clear", parse_env_clear, 0, NULL, "true" },
         { "set", parse_env_set, 0, NULL, "{ LANG: C.UTF-8 }" },
         { "pass", parse_env_pass, OFF(env_pass), NULL, "[TERM, LC_*]" },
         {},
 };
 
-static const struct key seccomp_keys[] = {
+static const struct sbx_key seccomp_keys[] = {
         { "allow", parse_syscalls, OFF(seccomp_allow), NULL, "[ptrace]" },
         { "deny", parse_syscalls, OFF(seccomp_deny), NULL, "[socket]" },
-        { "action", parse_enum, OFF(seccomp_action), action_names, "errno, kill" },
+        { "action", sbx_key_enum, OFF(seccomp_action), action_names, "errno, kill" },
         {},
 };
 
-static const struct key limits_keys[] = {
-        { "time", parse_duration, OFF(plan.limits.timeout_ms), &b_time, "seconds, e.g. 30 or 1.5 or 10m" },
-        { "memory", parse_memory, OFF(plan.limits.memory), &b_memory, "at least 1M, e.g. 512M, or a share of RAM, e.g. 50%" },
-        { "pids", parse_count, OFF(plan.limits.pids), &b_pids, "from 1 to 4194304" },
-        { "cpu", parse_count, OFF(plan.limits.cpu_seconds), &b_cpu, "whole CPU seconds, e.g. 60" },
-        { "nofile", parse_count, OFF(plan.limits.nofile), &b_nofile, "open files, from 3 to 1048576" },
-        { "fsize", parse_size, OFF(plan.limits.fsize), &b_fsize, "largest file, e.g. 1G" },
+static const struct sbx_key limits_keys[] = {
+        { "time", sbx_key_duration, OFF(plan.limits.timeout_ms), &b_time, "seconds, e.g. 30 or 1.5 or 10m" },
+        { "memory", sbx_key_memory, OFF(plan.limits.memory), &b_memory, "at least 1M, e.g. 512M, or a share of RAM, e.g. 50%" },
+        { "pids", sbx_key_count, OFF(plan.limits.pids), &b_pids, "from 1 to 4194304" },
+        { "cpu", sbx_key_count, OFF(plan.limits.cpu_seconds), &b_cpu, "whole CPU seconds, e.g. 60" },
+        { "nofile", sbx_key_count, OFF(plan.limits.nofile), &b_nofile, "open files, from 3 to 1048576" },
+        { "fsize", sbx_key_size, OFF(plan.limits.fsize), &b_fsize, "largest file, e.g. 1G" },
         {},
 };
 
-static const struct key rm_keys[] = {
+static const struct sbx_key rm_keys[] = {
         { "protected", parse_protected, OFF(commands.rm_protected), NULL, "[/, /etc, \"~\"]" },
         {},
 };
-static const struct key chmod_keys[] = {
-        { "modes", parse_strings, OFF(commands.chmod_modes), NULL, "[\"+x\", \"644\"]" },
+static const struct sbx_key chmod_keys[] = {
+        { "modes", sbx_key_strings, OFF(commands.chmod_modes), NULL, "[\"+x\", \"644\"]" },
         {},
 };
-static const struct key kill_keys[] = {
-        { "targets", parse_strings, OFF(commands.kill_targets), NULL, "[\"[0-9]*\", \"%*\"]" },
+static const struct sbx_key kill_keys[] = {
+        { "targets", sbx_key_strings, OFF(commands.kill_targets), NULL, "[\"[0-9]*\", \"%*\"]" },
         {},
 };
-static const struct key git_keys[] = {
-        { "deny", parse_strings, OFF(commands.git_deny), NULL, "[\"push --force\", \"config --global\"]" },
+static const struct sbx_key git_keys[] = {
+        { "deny", sbx_key_strings, OFF(commands.git_deny), NULL, "[\"push --force\", \"config --global\"]" },
         {},
 };
-static const struct key rules_keys[] = {
-        { "rm", parse_section, 0, rm_keys, NULL },
-        { "chmod", parse_section, 0, chmod_keys, NULL },
-        { "kill", parse_section, 0, kill_keys, NULL },
-        { "git", parse_section, 0, git_keys, NULL },
-        {},
-};
-
-static const struct key commands_keys[] = {
-        { "mode", parse_enum, OFF(commands.mode), mode_names, "off, allowlist, denylist" },
-        { "allow", parse_names, OFF(commands.allow), NULL, "[ls, cat, git]" },
-        { "deny", parse_names, OFF(commands.deny), NULL, "[dd, mkfs]" },
-        { "deny_patterns", parse_regexes, OFF(commands.deny_patterns), NULL, "[\"git +push +.*--force\"]" },
-        { "allow_pipe_to_shell", parse_bool, OFF(commands.allow_pipe_to_shell), NULL, "false" },
-        { "rules", parse_section, 0, rules_keys, NULL },
+static const struct sbx_key rules_keys[] = {
+        { "rm", sbx_key_section, 0, rm_keys, NULL },
+        { "chmod", sbx_key_section, 0, chmod_keys, NULL },
+        { "kill", sbx_key_section, 0, kill_keys, NULL },
+        { "git", sbx_key_section, 0, git_keys, NULL },
         {},
 };
 
-static const struct key audit_keys[] = {
-        { "argv_max", parse_count, OFF(audit_argv_max), &b_argv, "bytes, from 64 to 1048576" },
+static const struct sbx_key commands_keys[] = {
+        { "mode", sbx_key_enum, OFF(commands.mode), mode_names, "off, allowlist, denylist" },
+        { "allow", sbx_key_names, OFF(commands.allow), NULL, "[ls, cat, git]" },
+        { "deny", sbx_key_names, OFF(commands.deny), NULL, "[dd, mkfs]" },
+        { "deny_patterns", sbx_key_regexes, OFF(commands.deny_patterns), NULL, "[\"git +push +.*--force\"]" },
+        { "allow_pipe_to_shell", sbx_key_bool, OFF(commands.allow_pipe_to_shell), NULL, "false" },
+        { "rules", sbx_key_section, 0, rules_keys, NULL },
         {},
 };
 
-static const struct key top_keys[] = {
+static const struct sbx_key audit_keys[] = {
+        { "argv_max", sbx_key_count, OFF(audit_argv_max), &b_argv, "bytes, from 64 to 1048576" },
+        {},
+};
+
+static const struct sbx_key top_keys[] = {
         { "extends", parse_extends, 0, NULL, "workspace" },
-        { "description", parse_string, OFF(description), NULL, "\"what this profile is for\"" },
+        { "description", sbx_key_string, OFF(description), NULL, "\"what this profile is for\"" },
         { "final", parse_final, 0, NULL, "[network, commands.mode]" },
         { "optional", parse_optional, OFF(plan.optional), NULL, "[cgroup]" },
         { "workdir", parse_workdir, OFF(plan.workdir), NULL, "\"{workspace}/src\"" },
         { "hostname", parse_hostname, OFF(plan.hostname), NULL, "sbx" },
-        { "network", parse_enum, OFF(plan.net), net_names, "none, host" },
+        { "network", sbx_key_enum, OFF(plan.net), net_names, "none, host" },
         { "namespaces", parse_namespaces, 0, NULL, "{ ipc: true, uts: true }" },
-        { "filesystem", parse_section, 0, filesystem_keys, NULL },
-        { "environment", parse_section, 0, environment_keys, NULL },
-        { "seccomp", parse_section, 0, seccomp_keys, NULL },
+        { "filesystem", sbx_key_section, 0, filesystem_keys, NULL },
+        { "environment", sbx_key_section, 0, environment_keys, NULL },
+        { "seccomp", sbx_key_section, 0, seccomp_keys, NULL },
         { "capabilities", parse_caps, OFF(plan.caps), NULL, "[CAP_NET_BIND_SERVICE]" },
-        { "limits", parse_section, 0, limits_keys, NULL },
-        { "commands", parse_section, 0, commands_keys, NULL },
-        { "audit", parse_section, 0, audit_keys, NULL },
+        { "limits", sbx_key_section, 0, limits_keys, NULL },
+        { "commands", sbx_key_section, 0, commands_keys, NULL },
+        { "audit", sbx_key_section, 0, audit_keys, NULL },
         {},
 };
 
-/* ------------------------------------------------------------------ the walker */
-
-/* The valid key of @table nearest to @name, or NULL when none is close. */
-static const char *nearest(const struct key *table, const char *name)
-{
-        const char *best = NULL;
-        unsigned best_d = 4;
-
-        for (const struct key *k = table; k->name; k++) {
-                unsigned d = sbx_edit_distance(name, k->name);
-
-                if (d < best_d) {
-                        best_d = d;
-                        best = k->name;
-                }
-        }
-        return best;
-}
-
-static const char *keys_list(const struct key *table, char *buf, size_t size)
-{
-        size_t o = 0;
-
-        buf[0] = '\0';
-        for (const struct key *k = table; k->name && o < size; k++)
-                o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? ", " : "", k->name);
-        return buf;
-}
+/* ------------------------------------------------------------------ applying a layer */
 
 /* @path is final in a profile below this one: this layer may not set it. */
-static int check_final(struct ctx *c, const struct sbx_node *at)
+static int check_final(struct sbx_walk *c, const struct sbx_node *at)
 {
-        for (size_t i = 0; i < c->pr->final.n; i++) {
-                const char *f = c->pr->final.v[i];
+        for (size_t i = 0; i < prof(c)->final.n; i++) {
+                const char *f = prof(c)->final.v[i];
                 size_t n = strlen(f);
 
                 if (strncmp(c->path, f, n) == 0 && (c->path[n] == '\0' || c->path[n] == '.'))
                         return sbx_diag_at(c->d, c->file, at, "'%s' is final in profile '%s' and cannot be changed here",
-                                           c->path, c->pr->final_from.v[i]);
+                                           c->path, prof(c)->final_from.v[i]);
         }
         return 0;
-}
-
-static int walk(struct ctx *c, const struct key *table, const struct sbx_node *map)
-{
-        size_t base = strlen(c->path);
-
-        for (size_t i = 0; i < map->n; i += 2) {
-                const struct sbx_node *name = map->items[i], *val = map->items[i + 1];
-                const struct key *k;
-                int r;
-
-                for (k = table; k->name && strcmp(k->name, name->value) != 0; k++)
-                        ;
-                snprintf(c->path + base, sizeof(c->path) - base, "%s%s", base ? "." : "", name->value);
-                if (!k->name) {
-                        const char *near = nearest(table, name->value);
-                        char all[512];
-
-                        if (near)
-                                return sbx_diag_at(c->d, c->file, name, "unknown key '%s' (did you mean '%s'?)", c->path, near);
-                        return sbx_diag_at(c->d, c->file, name, "unknown key '%s' (valid here: %s)", c->path,
-                                           keys_list(table, all, sizeof(all)));
-                }
-                if (k->parse != parse_section && (r = check_final(c, name)) < 0)
-                        return r;
-                /* "key:" with nothing after it is a null: a mistake, not an empty value. */
-                if (val->type == SBX_NODE_SCALAR && val->plain && (val->value[0] == '\0' || strcmp(val->value, "~") == 0 ||
-                                                                  strcmp(val->value, "null") == 0))
-                        return sbx_diag_at(c->d, c->file, val, "'%s' has no value%s%s", c->path, k->doc ? "; e.g. " : "",
-                                           k->doc ? k->doc : "");
-                r = k->parse(c, k, val);
-                c->path[base] = '\0';
-                if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
-static int parse_section(struct ctx *c, const struct key *k, const struct sbx_node *v)
-{
-        if (v->type != SBX_NODE_MAP)
-                return sbx_diag_at(c->d, c->file, v, "'%s' must be a mapping (key: value lines under it), not %s", c->path,
-                                   type_name(v));
-        return walk(c, k->arg, v);
 }
 
 /* Walks a dotted key path through the tables; on a miss, @near gets the path with its
  * last good prefix and the nearest key of the table where it went wrong. */
 bool sbx_schema_has_key(const char *path, char *near, size_t size)
 {
-        const struct key *table = top_keys;
+        const struct sbx_key *table = top_keys;
         char buf[256];
         char *save = NULL;
         size_t prefix = 0;
@@ -968,21 +669,21 @@ bool sbx_schema_has_key(const char *path, char *near, size_t size)
         near[0] = '\0';
         snprintf(buf, sizeof(buf), "%s", path);
         for (char *part = strtok_r(buf, ".", &save); part; part = strtok_r(NULL, ".", &save)) {
-                const struct key *k;
+                const struct sbx_key *k;
 
                 if (!table)
                         return false;
                 for (k = table; k->name && strcmp(k->name, part) != 0; k++)
                         ;
                 if (!k->name) {
-                        const char *n = nearest(table, part);
+                        const char *n = sbx_key_nearest(table, part);
 
                         if (n)
                                 snprintf(near, size, "%.*s%s", (int)prefix, path, n);
                         return false;
                 }
                 prefix = (size_t)(part - buf) + strlen(part) + 1;
-                table = k->parse == parse_section ? k->arg : NULL;
+                table = k->parse == sbx_key_section ? k->arg : NULL;
                 if (!save || !*save)
                         return true;
         }
@@ -992,19 +693,20 @@ bool sbx_schema_has_key(const char *path, char *near, size_t size)
 int sbx_profile_apply(struct sbx_profile *pr, const char *file, const struct sbx_node *root,
                       const struct sbx_vars *vars, char **extends, struct sbx_diag *d)
 {
-        struct ctx c = { .pr = pr, .file = file, .vars = vars, .d = d, .extends = extends };
+        struct layer l = { .pr = pr, .vars = vars, .extends = extends };
+        struct sbx_walk c = { .base = pr, .file = file, .d = d, .before = check_final, .data = &l };
         int r = 0;
 
         *extends = NULL;
         if (root)
-                r = walk(&c, top_keys, root);
-        for (size_t i = 0; r == 0 && i < c.new_final.n; i++) {
-                if (sbx_strv_contains(&pr->final, c.new_final.v[i]))
+                r = sbx_walk(&c, top_keys, root);
+        for (size_t i = 0; r == 0 && i < l.new_final.n; i++) {
+                if (sbx_strv_contains(&pr->final, l.new_final.v[i]))
                         continue;
-                if (sbx_strv_push(&pr->final, c.new_final.v[i]) < 0 ||
+                if (sbx_strv_push(&pr->final, l.new_final.v[i]) < 0 ||
                     sbx_strv_push(&pr->final_from, pr->chain.n ? pr->chain.v[pr->chain.n - 1] : "?") < 0)
                         r = sbx_diag_at(d, file, root, "out of memory");
         }
-        sbx_strv_free(&c.new_final);
+        sbx_strv_free(&l.new_final);
         return r;
 }

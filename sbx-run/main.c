@@ -6,10 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/audit.h"
 #include "../lib/cleanup.h"
 #include "../lib/jail.h"
 #include "../lib/validate.h"
 #include "../policy/resolve.h"
+#include "client.h"
 #include "options.h"
 #include "prepare.h"
 #include "summary.h"
@@ -94,10 +96,15 @@ static int print_verdict(const struct sbx_verdict *v, FILE *f)
         return v->allow ? 0 : EXIT_DENIED;
 }
 
-static int denied(const struct sbx_verdict *v, bool json)
+/* @a: the audit record of a run (NULL for --dry-run, which decides nothing). */
+static int denied(const struct sbx_verdict *v, bool json, struct sbx_audit *a)
 {
         struct sbx_error e = { 0 };
 
+        if (a) {
+                a->reason = v->reason;
+                sbx_audit_log(SBX_AUDIT_DENIED, a, NULL);
+        }
         sbx_error_set(&e, "policy", EPERM, "", "", "command denied by the profile's command policy: %s", v->reason);
         sbx_error_hint(&e, "sbx-run --check shows the verdict; change the command, or use a profile that allows it");
         return fail(&e, json, EXIT_DENIED);
@@ -105,29 +112,55 @@ static int denied(const struct sbx_verdict *v, bool json)
 
 static int run(struct sbx_options *o, struct sbx_profile *pr)
 {
-        const struct sbx_seccomp *filter;
+        const struct sbx_seccomp *filter = NULL;
         struct sbx_seccomp compiled = { 0 };
         struct sbx_verdict v;
         struct sbx_error e = { 0 };
-        struct sbx_result res;
+        struct sbx_result res = { .status = EXIT_SBX_FAILED, .exit_code = -1 };
+        bool audit = o->action == SBX_ACTION_RUN, allowed;
+        char id[SBX_AUDIT_ID_SIZE];
+        struct sbx_audit a;
         int r;
 
         if (sbx_prepare(o, pr, &v, &e) < 0)
                 return fail(&e, o->json, EXIT_SBX_FAILED);
         if (o->action == SBX_ACTION_CHECK)
                 return print_verdict(&v, stdout);
+        /* A run is audited from the verdict on: DENIED, or ALLOWED and then EXIT or
+         * FAILED, under one id.  No fallback: without a journal, direct mode writes no
+         * audit line, since stderr belongs to the command. */
+        sbx_audit_id_new(id);
+        a = (struct sbx_audit){
+                .id = id,
+                .mode = "direct",
+                .profile = pr->plan.name,
+                .uid = getuid(),
+                .gid = getgid(),
+                .pid = getpid(),
+                .argv = pr->plan.argv,
+                .argv_max = pr->audit_argv_max,
+                .cwd = pr->plan.workspace,
+        };
         if (!v.allow)
-                return denied(&v, o->json);
-        if (sbx_validate(&pr->plan, &e) < 0)
-                return fail(&e, o->json, EXIT_SBX_FAILED);
-        if (o->action == SBX_ACTION_DRY_RUN) {
+                return denied(&v, o->json, audit ? &a : NULL);
+        r = sbx_validate(&pr->plan, &e);
+        a.cwd = pr->plan.workspace; /* validation put the canonical path in */
+        if (r >= 0 && o->action == SBX_ACTION_DRY_RUN) {
                 sbx_profile_to_json(pr, stdout);
                 return fflush(stdout) == 0 ? 0 : EXIT_SBX_FAILED;
         }
-        if (sbx_prepare_seccomp(pr, &compiled, &filter, &e) < 0)
-                return fail(&e, o->json, EXIT_SBX_FAILED);
-
-        r = sbx_jail_run(&pr->plan, filter, &res, &e);
+        /* Validation is the second half of the decision: a plan whose paths leave the
+         * policy's roots, or do not resolve, is refused, before any jail exists. */
+        allowed = r >= 0;
+        if (audit) {
+                a.reason = allowed ? NULL : e.msg;
+                a.error = allowed ? NULL : &e;
+                sbx_audit_log(allowed ? SBX_AUDIT_ALLOWED : SBX_AUDIT_DENIED, &a, NULL);
+        }
+        if (r >= 0)
+                r = sbx_profile_seccomp(pr, &compiled, &filter, &e);
+        if (r >= 0)
+                r = sbx_jail_run(&pr->plan, filter, &res, &e);
         sbx_seccomp_done(&compiled);
         /* sbx's own failure (125), or the command's exec failure (126/127): both
          * are one line that says what and how to fix it. */
@@ -135,6 +168,11 @@ static int run(struct sbx_options *o, struct sbx_profile *pr)
                 print_error(&e);
         if (r < 0 && res.status == 0)
                 res.status = EXIT_SBX_FAILED;
+        if (audit && allowed) {
+                a.result = &res;
+                a.error = e.errnum ? &e : NULL;
+                sbx_audit_log(r < 0 ? SBX_AUDIT_FAILED : SBX_AUDIT_EXIT, &a, NULL);
+        }
         if (o->json)
                 sbx_summary_print(stderr, &res, e.errnum ? &e : NULL);
         return res.status;
@@ -170,6 +208,10 @@ int main(int argc, char **argv)
         case SBX_ACTION_CHECK:
         case SBX_ACTION_DRY_RUN:
         case SBX_ACTION_RUN:
+                if (sbx_options_use_daemon(&o)) {
+                        r = sbx_client_run(&o);
+                        break;
+                }
                 sbx_profile_init(&pr);
                 r = run(&o, &pr);
                 sbx_profile_done(&pr);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/cleanup.h"
 #include "../lib/parse.h"
@@ -40,6 +41,10 @@ const char sbx_usage[] =
         "  --pids N             process limit (workspace: 1024)\n"
         "  --cpu SECONDS        CPU-time limit for each process (RLIMIT_CPU)\n"
         "                       (limits may be lowered below the profile's, not raised)\n"
+        "  --daemon             run through sandboxd (its site policy, as your own uid);\n"
+        "                       the default when not root and its socket exists\n"
+        "  --direct             make the jail here, never through sandboxd\n"
+        "  --socket PATH        sandboxd's socket (default " SBX_DAEMON_SOCKET ")\n"
         "  --json               print a JSON summary as the last line on stderr\n"
         "  --dry-run            print the resolved plan and policy as JSON, run nothing\n"
         "  -h, --help           show this help\n"
@@ -67,6 +72,9 @@ enum {
         OPT_PROFILE,
         OPT_CHECK,
         OPT_LIST_PROFILES,
+        OPT_DAEMON,
+        OPT_DIRECT,
+        OPT_SOCKET,
 };
 
 static const struct option long_options[] = {
@@ -88,6 +96,9 @@ static const struct option long_options[] = {
         { "profile", required_argument, NULL, OPT_PROFILE },
         { "check", no_argument, NULL, OPT_CHECK },
         { "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
+        { "daemon", no_argument, NULL, OPT_DAEMON },
+        { "direct", no_argument, NULL, OPT_DIRECT },
+        { "socket", required_argument, NULL, OPT_SOCKET },
         {},
 };
 
@@ -235,6 +246,17 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
         case OPT_JSON:
                 o->json = true;
                 return 0;
+        case OPT_DAEMON:
+        case OPT_DIRECT:
+                *(c == OPT_DAEMON ? &o->daemon : &o->direct) = true;
+                if (o->daemon && o->direct)
+                        return bad(e, c == OPT_DAEMON ? "--daemon" : "--direct", "", "give --daemon or --direct, not both");
+                return 0;
+        case OPT_SOCKET:
+                if (arg[0] != '/')
+                        return bad(e, "--socket", arg, "give sandboxd's socket as an absolute path");
+                o->socket = arg;
+                return 0;
         case OPT_DRY_RUN:
                 o->action = SBX_ACTION_DRY_RUN;
                 return 0;
@@ -289,6 +311,15 @@ int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_e
         }
         o->plan.argv = argv + optind;
         return 0;
+}
+
+bool sbx_options_use_daemon(const struct sbx_options *o)
+{
+        if (o->action != SBX_ACTION_RUN || o->direct)
+                return false;
+        if (o->daemon)
+                return true;
+        return geteuid() != 0 && access(o->socket ? o->socket : SBX_DAEMON_SOCKET, F_OK) == 0;
 }
 
 void sbx_options_done(struct sbx_options *o)

@@ -24,7 +24,18 @@ struct sbx_options {
          * profile with; its net only when net_set. */
         struct sbx_plan plan;
         bool net_set;
+        /* Where the jail is made: --daemon (sandboxd), --direct (here), or neither
+         * (sandboxd when not root and its socket exists; see sbx_options_use_daemon). */
+        bool daemon, direct;
+        const char *socket; /* --socket PATH; NULL: the default */
 };
+
+#define SBX_DAEMON_SOCKET "/run/sandboxd/sandboxd.sock"
+
+/* The rule for running through sandboxd: asked for with --daemon; refused with
+ * --direct; otherwise when not root and sandboxd's socket exists.  --check and
+ * --dry-run always resolve here. */
+bool sbx_options_use_daemon(const struct sbx_options *o);
 
 /* Parses @argv.  Returns 0 or -errno with @e filled (stage "options").  @argv must
  * outlive the options (plan.argv and profile point into it). */

@@ -39,26 +39,3 @@ int sbx_prepare(const struct sbx_options *o, struct sbx_profile *pr, struct sbx_
                 return sbx_error_set(e, "policy", ENOMEM, "", "", "out of memory");
         return 0;
 }
-
-int sbx_prepare_seccomp(const struct sbx_profile *pr, struct sbx_seccomp *s, const struct sbx_seccomp **ret,
-                        struct sbx_error *e)
-{
-        struct sbx_seccomp_extra x = {
-                .allow = pr->seccomp_allow.v,
-                .n_allow = pr->seccomp_allow.n,
-                .deny = pr->seccomp_deny.v,
-                .n_deny = pr->seccomp_deny.n,
-                .kill = pr->seccomp_action == 1,
-        };
-        int r;
-
-        *s = (struct sbx_seccomp){ 0 };
-        if (!x.n_allow && !x.n_deny) {
-                *ret = sbx_seccomp_builtin();
-                return 0;
-        }
-        if ((r = sbx_seccomp_prepare(s, &x, e)) < 0)
-                return r;
-        *ret = s;
-        return 0;
-}

@@ -12,7 +12,3 @@
  * against its policy into @v.  0, or -errno with @e filled (stage "profile"). */
 int sbx_prepare(const struct sbx_options *o, struct sbx_profile *pr, struct sbx_verdict *v, struct sbx_error *e);
 
-/* Compiles the profile's seccomp additions into @s, or points @ret at the built-in
- * filter when it has none. */
-int sbx_prepare_seccomp(const struct sbx_profile *pr, struct sbx_seccomp *s, const struct sbx_seccomp **ret,
-                        struct sbx_error *e);

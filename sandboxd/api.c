@@ -1,0 +1,659 @@
+/* SPDX-License-Identifier: MIT */
+/* The D-Bus interface: a closed set of checked operations.  Every method takes the
+ * caller's identity from the bus (SO_PEERCRED peer to peer, the bus driver on the
+ * system bus), never from an argument; reads its arguments through the bounded
+ * request layer; and answers bad input with a typed error while the daemon keeps
+ * serving everyone else.  Sandboxes are visible only to their own uid and to root. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../lib/audit.h"
+#include "../lib/cleanup.h"
+#include "daemon.h"
+
+#define MAX_GROUPS 64
+
+struct caller {
+        uid_t uid;
+        gid_t gid;
+        pid_t pid;
+        gid_t groups[MAX_GROUPS];
+        size_t n_groups;
+};
+
+static inline void creds_unrefp(sd_bus_creds **c)
+{
+        if (*c)
+                sd_bus_creds_unref(*c);
+}
+
+/* The primary gid from the user database when the bus does not say (dbus-daemon
+ * reports the uid and the groups of a connection, not its gid). */
+static gid_t primary_gid(uid_t uid)
+{
+        struct passwd pw, *res = NULL;
+        char buf[4096];
+
+        if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+                return res->pw_gid;
+        return (gid_t)-1;
+}
+
+static int get_caller(sd_bus_message *m, struct caller *who, sd_bus_error *err)
+{
+        _cleanup_(creds_unrefp) sd_bus_creds *c = NULL;
+        const gid_t *gids = NULL;
+        int n, r;
+
+        *who = (struct caller){ .pid = 0 };
+        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID | SD_BUS_CREDS_EGID | SD_BUS_CREDS_SUPPLEMENTARY_GIDS | SD_BUS_CREDS_PID, &c);
+        if (r < 0 || sd_bus_creds_get_euid(c, &who->uid) < 0)
+                return sd_bus_error_set(err, SD_BUS_ERROR_ACCESS_DENIED, "cannot tell who is calling; refusing");
+        if (sd_bus_creds_get_egid(c, &who->gid) < 0 && (who->gid = primary_gid(who->uid)) == (gid_t)-1)
+                return sd_bus_error_set(err, SD_BUS_ERROR_ACCESS_DENIED, "cannot tell the caller's group; refusing");
+        (void)sd_bus_creds_get_pid(c, &who->pid);
+        n = sd_bus_creds_get_supplementary_gids(c, &gids);
+        if (n > MAX_GROUPS)
+                return sd_bus_error_setf(err, SD_BUS_ERROR_ACCESS_DENIED, "the caller is in %d groups; sandboxd handles %d", n, MAX_GROUPS);
+        for (int i = 0; i < n; i++)
+                who->groups[who->n_groups++] = gids[i];
+        return 0;
+}
+
+static bool may_see(const struct caller *who, const struct sandbox *sb)
+{
+        return who->uid == 0 || who->uid == sb->uid;
+}
+
+static int no_such(sd_bus_error *err, const char *id)
+{
+        return sd_bus_error_setf(err, SBX_ERR_NO_SANDBOX, "no sandbox '%.32s' of yours", id);
+}
+
+static struct daemon *daemon_of(void *userdata)
+{
+        /* Peer to peer the slot's userdata is the client; on the system bus, the daemon. */
+        struct client *c = userdata;
+        return c->d;
+}
+
+/* ---- Run ---------------------------------------------------------------------------- */
+
+static int bad_request(sd_bus_error *err, int r, const struct sbx_error *e)
+{
+        char msg[1024];
+
+        if (r == -ENOMEM)
+                return sd_bus_error_set_errno(err, r);
+        sbx_error_format(e, msg, sizeof(msg));
+        return sd_bus_error_set(err, SD_BUS_ERROR_INVALID_ARGS, msg);
+}
+
+static int read_strings(sd_bus_message *m, struct sbx_request *rq, struct sbx_error *e,
+                        int (*add)(struct sbx_request *, const char *, struct sbx_error *))
+{
+        const char *s;
+        int r;
+
+        if ((r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
+                return sbx_error_set(e, "request", -r, "", "", "expected an array of strings");
+        while ((r = sd_bus_message_read(m, "s", &s)) > 0)
+                if ((r = add(rq, s, e)) < 0)
+                        return r;
+        if (r < 0)
+                return sbx_error_set(e, "request", -r, "", "", "cannot read an array of strings");
+        return sd_bus_message_exit_container(m);
+}
+
+static int read_env(sd_bus_message *m, struct sbx_request *rq, struct sbx_error *e)
+{
+        const char *k, *v;
+        int r;
+
+        if ((r = sd_bus_message_enter_container(m, 'a', "{ss}")) < 0)
+                return sbx_error_set(e, "request", -r, "", "", "env: expected a{ss}");
+        while ((r = sd_bus_message_read(m, "{ss}", &k, &v)) > 0)
+                if ((r = sbx_request_env(rq, k, v, e)) < 0)
+                        return r;
+        if (r < 0)
+                return sbx_error_set(e, "request", -r, "", "", "env: cannot read a{ss}");
+        return sd_bus_message_exit_container(m);
+}
+
+static int read_option(sd_bus_message *m, struct sbx_request *rq, const char *key, struct sbx_error *e)
+{
+        char type;
+        const char *contents, *s;
+        uint64_t u;
+        int r;
+
+        if (sd_bus_message_peek_type(m, &type, &contents) < 0 || type != 'v')
+                return sbx_error_set(e, "request", EINVAL, "", "", "options: '%.64s' is not a variant", key);
+        if (strcmp(contents, "s") == 0) {
+                if ((r = sd_bus_message_read(m, "v", "s", &s)) < 0)
+                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read '%.64s'", key);
+                return sbx_request_option_str(rq, key, s, e);
+        }
+        if (strcmp(contents, "t") == 0) {
+                if ((r = sd_bus_message_read(m, "v", "t", &u)) < 0)
+                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read '%.64s'", key);
+                return sbx_request_option_u64(rq, key, u, e);
+        }
+        if (strcmp(contents, "as") == 0 && (strcmp(key, "ro") == 0 || strcmp(key, "rw") == 0 || strcmp(key, "tmpfs") == 0 ||
+                                            strcmp(key, "environ") == 0)) {
+                if ((r = sd_bus_message_enter_container(m, 'v', "as")) < 0 ||
+                    (r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
+                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read '%.64s'", key);
+                while ((r = sd_bus_message_read(m, "s", &s)) > 0)
+                        if ((r = strcmp(key, "environ") == 0 ? sbx_request_environ(rq, s, e) : sbx_request_option_str(rq, key, s, e)) < 0)
+                                return r;
+                if (r < 0 || (r = sd_bus_message_exit_container(m)) < 0 || (r = sd_bus_message_exit_container(m)) < 0)
+                        return sbx_error_set(e, "request", r < 0 ? -r : EINVAL, "", "", "options: cannot read '%.64s'", key);
+                return 0;
+        }
+        sbx_error_set(e, "request", EINVAL, "", "", "options: '%.64s' has the wrong type '%.16s'", key, contents);
+        sbx_error_hint(e, "ro, rw, tmpfs, environ: as; net, hostname: s; timeout_ms, memory, pids, cpu_seconds: t");
+        return -EINVAL;
+}
+
+static int read_options(sd_bus_message *m, struct sbx_request *rq, struct sbx_error *e)
+{
+        const char *key;
+        int r;
+
+        if ((r = sd_bus_message_enter_container(m, 'a', "{sv}")) < 0)
+                return sbx_error_set(e, "request", -r, "", "", "options: expected a{sv}");
+        while ((r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+                if ((r = sd_bus_message_read(m, "s", &key)) < 0)
+                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read a key");
+                if ((r = read_option(m, rq, key, e)) < 0)
+                        return r;
+                if ((r = sd_bus_message_exit_container(m)) < 0)
+                        return sbx_error_set(e, "request", -r, "", "", "options: malformed entry");
+        }
+        if (r < 0)
+                return sbx_error_set(e, "request", -r, "", "", "options: cannot read a{sv}");
+        return sd_bus_message_exit_container(m);
+}
+
+/* An fd the jail gets as stdin, stdout or stderr: open, and not a path-only handle. */
+static int check_stdio(int fd, const char *name, struct sbx_error *e)
+{
+        int fl = fcntl(fd, F_GETFL);
+
+        if (fl < 0 || (fl & O_PATH))
+                return sbx_error_set(e, "request", EBADF, "", "", "%s: not an open file descriptor", name);
+        return 0;
+}
+
+static int read_request(sd_bus_message *m, struct sbx_request *rq, int fds[4], struct sbx_error *e)
+{
+        static const char *const names[] = { "workspace", "stdin", "stdout", "stderr" };
+        const char *profile;
+        struct stat st;
+        int r;
+
+        if ((r = sd_bus_message_read(m, "s", &profile)) < 0)
+                return sbx_error_set(e, "request", -r, "", "", "profile: expected a string");
+        if ((r = sbx_request_profile(rq, profile, e)) < 0 || (r = read_strings(m, rq, e, sbx_request_arg)) < 0 ||
+            (r = read_env(m, rq, e)) < 0)
+                return r;
+        for (int i = 0; i < 4; i++)
+                if ((r = sd_bus_message_read(m, "h", &fds[i])) < 0)
+                        return sbx_error_set(e, "request", -r, "", "", "%s: expected a file descriptor", names[i]);
+        if (fstat(fds[0], &st) < 0 || !S_ISDIR(st.st_mode))
+                return sbx_error_set(e, "request", ENOTDIR, "", "", "workspace: the fd is not a directory");
+        for (int i = 1; i < 4; i++)
+                if ((r = check_stdio(fds[i], names[i], e)) < 0)
+                        return r;
+        if ((r = read_options(m, rq, e)) < 0)
+                return r;
+        return sbx_request_finish(rq, e);
+}
+
+static void audit_refusal(const struct caller *who, const struct sbx_request *rq, const char *reason)
+{
+        struct sbx_audit a = {
+                .mode = "daemon",
+                .profile = rq->profile[0] ? rq->profile : NULL,
+                .uid = who->uid,
+                .gid = who->gid,
+                .pid = who->pid,
+                .argv = rq->cmd.n ? rq->cmd.v : NULL,
+                .reason = reason,
+        };
+
+        (void)sbx_audit_log(SBX_AUDIT_DENIED, &a, stderr);
+}
+
+static char **strv_copy(const struct sbx_strv *v)
+{
+        char **out = calloc(v->n + 1, sizeof(char *));
+
+        for (size_t i = 0; out && i < v->n; i++)
+                if (!(out[i] = strdup(v->v[i]))) {
+                        for (size_t j = 0; j < i; j++)
+                                free(out[j]);
+                        free(out);
+                        return NULL;
+                }
+        return out;
+}
+
+/* The site policy's verdict on who may run what, how many: before any process starts. */
+static int admit(struct daemon *d, const struct caller *who, const struct sbx_request *rq, struct sbx_site_grant *g,
+                 sd_bus_error *err)
+{
+        const struct sbx_site_policy *sp = &d->config->policy;
+        char why[512];
+
+        if (!sbx_site_admit(sp, who->uid, who->gid, who->groups, who->n_groups, rq->profile, g, why, sizeof(why))) {
+                audit_refusal(who, rq, why);
+                return sd_bus_error_set(err, SBX_ERR_DENIED, why);
+        }
+        if (d->n_sandboxes >= sp->max_sandboxes) {
+                snprintf(why, sizeof(why), "sandboxd runs %zu sandboxes, the site policy's maximum (limits.max_sandboxes)", d->n_sandboxes);
+                audit_refusal(who, rq, why);
+                return sd_bus_error_set(err, SBX_ERR_LIMIT, why);
+        }
+        if (sandboxes_of(d, who->uid) >= g->max_per_user) {
+                snprintf(why, sizeof(why), "uid %u runs %llu sandboxes, its maximum under %s", (unsigned)who->uid,
+                         (unsigned long long)g->max_per_user, g->rule[0] ? g->rule : "the site policy");
+                audit_refusal(who, rq, why);
+                return sd_bus_error_set(err, SBX_ERR_LIMIT, why);
+        }
+        return 0;
+}
+
+static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+        struct client *c = client_for(m, userdata);
+        struct daemon *d = daemon_of(userdata);
+        struct sbx_request rq;
+        struct sbx_error e = { 0 };
+        struct sbx_site_grant g = { 0 };
+        struct caller who;
+        struct sandbox *sb;
+        int fds[4] = { -1, -1, -1, -1 };
+        int r;
+
+        if ((r = get_caller(m, &who, err)) < 0)
+                return r;
+        if (d->stopping)
+                return sd_bus_error_set(err, SBX_ERR_FAILED, "sandboxd is stopping");
+        if (!c)
+                return sd_bus_error_set_errno(err, -ENOMEM);
+        sbx_request_init(&rq);
+        r = read_request(m, &rq, fds, &e);
+        if (r < 0) {
+                r = bad_request(err, r, &e);
+                goto out;
+        }
+        if ((r = admit(d, &who, &rq, &g, err)) < 0)
+                goto out;
+        sb = sandbox_new(d, c);
+        if (!sb || !(sb->profile = strdup(rq.profile)) || !(sb->argv = strv_copy(&rq.cmd))) {
+                if (sb)
+                        sandbox_free(sb);
+                r = sd_bus_error_set_errno(err, -ENOMEM);
+                goto out;
+        }
+        sb->uid = who.uid;
+        sb->gid = who.gid;
+        sb->caller_pid = who.pid;
+        struct launch l = {
+                .rq = &rq, .config = d->config, .grant = &g, .uid = who.uid, .gid = who.gid, .groups = who.groups,
+                .n_groups = who.n_groups, .workspace_fd = fds[0], .stdio = { fds[1], fds[2], fds[3] },
+        };
+        if (launch_start(sb, &l, &e) < 0) {
+                char msg[1024];
+
+                sandbox_free(sb);
+                sbx_error_format(&e, msg, sizeof(msg));
+                r = sd_bus_error_set(err, SBX_ERR_FAILED, msg);
+                goto out;
+        }
+        /* Answered when the launcher has decided (api_reply_run). */
+        sb->run_call = sd_bus_message_ref(m);
+        r = 1;
+out:
+        sbx_request_done(&rq);
+        return r;
+}
+
+void api_reply_run(struct sandbox *sb)
+{
+        sd_bus_message *m = sb->run_call;
+
+        if (!m)
+                return;
+        sb->run_call = NULL;
+        if (sb->refused)
+                (void)sd_bus_reply_method_errorf(m, sb->failed ? SBX_ERR_FAILED : SBX_ERR_DENIED, "%s", sb->reason);
+        else
+                (void)sd_bus_reply_method_return(m, "so", sb->id, sb->path);
+        sd_bus_message_unref(m);
+}
+
+/* ---- Wait, Kill, List, Reload --------------------------------------------------------- */
+
+static int append_summary(sd_bus_message *reply, const struct sandbox *sb)
+{
+        char error[1024] = "";
+        const struct sbx_result *r = &sb->result;
+
+        if (sb->error.errnum)
+                sbx_error_format(&sb->error, error, sizeof(error));
+        return sd_bus_message_append(reply, "iiibbtttts", r->status, r->exit_code, r->signal, r->timed_out, r->oom_killed,
+                                     r->wall_ms, r->cpu_user_ms, r->cpu_sys_ms, r->peak_memory, error);
+}
+
+static int reply_summary(sd_bus_message *call, const struct sandbox *sb)
+{
+        sd_bus_message *reply = NULL;
+        int r;
+
+        if ((r = sd_bus_message_new_method_return(call, &reply)) >= 0 && (r = append_summary(reply, sb)) >= 0)
+                r = sd_bus_send(NULL, reply, NULL);
+        sd_bus_message_unref(reply);
+        return r;
+}
+
+void api_reply_waiters(struct sandbox *sb)
+{
+        for (size_t i = 0; i < sb->n_waiters; i++) {
+                (void)reply_summary(sb->waiters[i], sb);
+                sd_bus_message_unref(sb->waiters[i]);
+        }
+        sb->n_waiters = 0;
+}
+
+void api_emit_exited(struct sandbox *sb)
+{
+        sd_bus_message *sig = NULL;
+        struct client *c = sb->owner;
+
+        /* To the owner only: other users may not learn what it ran or how it ended. */
+        if (!c || sd_bus_message_new_signal(c->bus, &sig, SBX_BUS_PATH, SBX_BUS_MANAGER, "Exited") < 0)
+                return;
+        if ((!c->name || sd_bus_message_set_destination(sig, c->name) >= 0) && sd_bus_message_append(sig, "so", sb->id, sb->path) >= 0 &&
+            append_summary(sig, sb) >= 0)
+                (void)sd_bus_send(c->bus, sig, NULL);
+        sd_bus_message_unref(sig);
+}
+
+static int lookup(sd_bus_message *m, const char *id, struct caller *who, struct sandbox **ret, sd_bus_error *err,
+                  struct daemon *d)
+{
+        int r;
+
+        if ((r = get_caller(m, who, err)) < 0)
+                return r;
+        *ret = sandbox_find(d, id);
+        if (!*ret || !may_see(who, *ret))
+                return no_such(err, id);
+        return 0;
+}
+
+static int wait_for(sd_bus_message *m, struct sandbox *sb, sd_bus_error *err)
+{
+        if (sb->state == SB_EXITED)
+                return reply_summary(m, sb);
+        if (sb->n_waiters >= ELEMENTSOF(sb->waiters))
+                return sd_bus_error_set(err, SBX_ERR_LIMIT, "too many Wait calls on this sandbox already");
+        sb->waiters[sb->n_waiters++] = sd_bus_message_ref(m);
+        return 1;
+}
+
+static int kill_it(struct sandbox *sb, int sig, sd_bus_error *err)
+{
+        if (sig <= 0 || sig >= NSIG)
+                return sd_bus_error_setf(err, SD_BUS_ERROR_INVALID_ARGS, "signal %d is not a signal number (1-%d)", sig, NSIG - 1);
+        if (sb->state == SB_EXITED)
+                return sd_bus_error_setf(err, SBX_ERR_NO_SANDBOX, "sandbox '%s' has exited", sb->id);
+        sandbox_event(sb, EV_KILL, &sig);
+        return 0;
+}
+
+static int method_wait(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+        struct caller who;
+        struct sandbox *sb;
+        const char *id;
+        int r;
+
+        if ((r = sd_bus_message_read(m, "s", &id)) < 0)
+                return r;
+        if ((r = lookup(m, id, &who, &sb, err, daemon_of(userdata))) < 0)
+                return r;
+        return wait_for(m, sb, err);
+}
+
+static int method_kill(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+        struct caller who;
+        struct sandbox *sb;
+        const char *id;
+        int sig, r;
+
+        if ((r = sd_bus_message_read(m, "si", &id, &sig)) < 0)
+                return r;
+        if ((r = lookup(m, id, &who, &sb, err, daemon_of(userdata))) < 0)
+                return r;
+        if ((r = kill_it(sb, sig, err)) < 0)
+                return r;
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+static int method_list(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+        struct daemon *d = daemon_of(userdata);
+        sd_bus_message *reply = NULL;
+        struct caller who;
+        int r;
+
+        if ((r = get_caller(m, &who, err)) < 0)
+                return r;
+        if ((r = sd_bus_message_new_method_return(m, &reply)) < 0)
+                return r;
+        r = sd_bus_message_open_container(reply, 'a', "(sosust)");
+        for (struct sandbox *sb = d->sandboxes; r >= 0 && sb; sb = sb->next)
+                if (may_see(&who, sb))
+                        r = sd_bus_message_append(reply, "(sosust)", sb->id, sb->path, sb->profile, (uint32_t)sb->uid,
+                                                  sandbox_state_name(sb->state), sb->start_usec);
+        if (r >= 0 && (r = sd_bus_message_close_container(reply)) >= 0)
+                r = sd_bus_send(NULL, reply, NULL);
+        sd_bus_message_unref(reply);
+        return r;
+}
+
+static int method_reload(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+        struct caller who;
+        char why[1024];
+        int r;
+
+        if ((r = get_caller(m, &who, err)) < 0)
+                return r;
+        if (who.uid != 0)
+                return sd_bus_error_set(err, SD_BUS_ERROR_ACCESS_DENIED, "only root may reload sandboxd");
+        if (daemon_reload(daemon_of(userdata), why, sizeof(why)) < 0)
+                return sd_bus_error_setf(err, SBX_ERR_FAILED, "reload failed, the previous configuration stays: %s", why);
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+/* ---- per-sandbox objects ------------------------------------------------------------ */
+
+static int find_sandbox(sd_bus *bus, const char *path, const char *interface, void *userdata, void **found,
+                        sd_bus_error *err)
+{
+        struct daemon *d = daemon_of(userdata);
+        sd_bus_message *m = sd_bus_get_current_message(bus);
+        _cleanup_free_ char *id = NULL;
+        struct sandbox *sb;
+        struct caller who;
+
+        (void)interface;
+        if (sd_bus_path_decode(path, SBX_BUS_SANDBOX_PREFIX, &id) <= 0 || !m)
+                return 0;
+        sb = sandbox_find(d, id);
+        if (!sb || get_caller(m, &who, err) < 0 || !may_see(&who, sb)) {
+                sd_bus_error_free(err);
+                return 0;
+        }
+        *found = sb;
+        return 1;
+}
+
+static int enumerate(sd_bus *bus, const char *path, void *userdata, char ***nodes, sd_bus_error *err)
+{
+        struct daemon *d = daemon_of(userdata);
+        sd_bus_message *m = sd_bus_get_current_message(bus);
+        struct caller who;
+        size_t n = 0;
+        char **v = calloc(d->n_records + 1, sizeof(char *));
+
+        (void)path;
+        if (!v)
+                return -ENOMEM;
+        if (m && get_caller(m, &who, err) >= 0)
+                for (struct sandbox *sb = d->sandboxes; sb; sb = sb->next)
+                        if (may_see(&who, sb) && (v[n] = strdup(sb->path)))
+                                n++;
+        sd_bus_error_free(err);
+        *nodes = v;
+        return 0;
+}
+
+static int sb_wait(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+        return wait_for(m, userdata, err);
+}
+
+static int sb_kill(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+        int sig, r;
+
+        if ((r = sd_bus_message_read(m, "i", &sig)) < 0)
+                return r;
+        if ((r = kill_it(userdata, sig, err)) < 0)
+                return r;
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+static int prop_str(sd_bus *bus, const char *path, const char *interface, const char *property, sd_bus_message *reply,
+                    void *userdata, sd_bus_error *err)
+{
+        struct sandbox *sb = userdata;
+        const char *v = strcmp(property, "Id") == 0 ? sb->id : strcmp(property, "Profile") == 0 ? sb->profile
+                       : strcmp(property, "State") == 0 ? sandbox_state_name(sb->state) : sb->workspace;
+
+        (void)bus, (void)path, (void)interface, (void)err;
+        return sd_bus_message_append(reply, "s", v ? v : "");
+}
+
+static int prop_argv(sd_bus *bus, const char *path, const char *interface, const char *property, sd_bus_message *reply,
+                     void *userdata, sd_bus_error *err)
+{
+        struct sandbox *sb = userdata;
+
+        (void)bus, (void)path, (void)interface, (void)property, (void)err;
+        return sd_bus_message_append_strv(reply, sb->argv);
+}
+
+static int prop_exit(sd_bus *bus, const char *path, const char *interface, const char *property, sd_bus_message *reply,
+                     void *userdata, sd_bus_error *err)
+{
+        struct sandbox *sb = userdata;
+
+        (void)bus, (void)path, (void)interface, (void)property, (void)err;
+        return sd_bus_message_append(reply, "i", sb->state == SB_EXITED ? sb->result.status : -1);
+}
+
+static int prop_version(sd_bus *bus, const char *path, const char *interface, const char *property, sd_bus_message *reply,
+                        void *userdata, sd_bus_error *err)
+{
+        (void)bus, (void)path, (void)interface, (void)property, (void)userdata, (void)err;
+        return sd_bus_message_append(reply, "s", SBX_VERSION);
+}
+
+#define SUMMARY "iiibbtttts"
+#define SUMMARY_NAMES "status\0exit_code\0signal\0timed_out\0oom_killed\0wall_ms\0cpu_user_ms\0cpu_sys_ms\0peak_memory\0error\0"
+
+static const sd_bus_vtable manager_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("Version", "s", prop_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_METHOD_WITH_NAMES("Run", "sasa{ss}hhhha{sv}",
+                                 SD_BUS_PARAM(profile) SD_BUS_PARAM(argv) SD_BUS_PARAM(env) SD_BUS_PARAM(workspace)
+                                 SD_BUS_PARAM(stdin) SD_BUS_PARAM(stdout) SD_BUS_PARAM(stderr) SD_BUS_PARAM(options),
+                                 "so", SD_BUS_PARAM(id) SD_BUS_PARAM(path), method_run, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("Wait", "s", SD_BUS_PARAM(id), SUMMARY, SUMMARY_NAMES, method_wait, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("Kill", "si", SD_BUS_PARAM(id) SD_BUS_PARAM(signal), "", , method_kill, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("List", "", , "a(sosust)", SD_BUS_PARAM(sandboxes), method_list, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Reload", "", "", method_reload, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_SIGNAL_WITH_NAMES("Exited", "so" SUMMARY, SD_BUS_PARAM(id) SD_BUS_PARAM(path) SUMMARY_NAMES, 0),
+        SD_BUS_VTABLE_END,
+};
+
+static const sd_bus_vtable sandbox_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("Id", "s", prop_str, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Profile", "s", prop_str, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Uid", "u", NULL, offsetof(struct sandbox, uid), SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Gid", "u", NULL, offsetof(struct sandbox, gid), SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Argv", "as", prop_argv, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Workspace", "s", prop_str, 0, 0),
+        SD_BUS_PROPERTY("StartTime", "t", NULL, offsetof(struct sandbox, start_usec), SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("State", "s", prop_str, 0, 0),
+        SD_BUS_PROPERTY("ExitStatus", "i", prop_exit, 0, 0),
+        SD_BUS_METHOD_WITH_NAMES("Wait", "", , SUMMARY, SUMMARY_NAMES, sb_wait, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("Kill", "i", SD_BUS_PARAM(signal), "", , sb_kill, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_VTABLE_END,
+};
+
+/* Peer to peer there is no bus driver, but bus clients (busctl, sd_bus_open with an
+ * address) say Hello first and want a unique name back. */
+static int method_hello(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+        static uint64_t serial;
+        char name[32];
+
+        (void)userdata;
+        (void)err;
+        snprintf(name, sizeof(name), ":1.%llu", (unsigned long long)++serial);
+        return sd_bus_reply_method_return(m, "s", name);
+}
+
+static const sd_bus_vtable driver_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_METHOD("Hello", "", "s", method_hello, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_VTABLE_END,
+};
+
+int api_attach_driver(sd_bus *bus, sd_bus_slot **slot)
+{
+        return sd_bus_add_object_vtable(bus, slot, "/org/freedesktop/DBus", "org.freedesktop.DBus", driver_vtable, NULL);
+}
+
+int api_attach(struct daemon *d, sd_bus *bus, sd_bus_slot **slots, size_t n, void *userdata)
+{
+        int r;
+
+        (void)d;
+        if (n < 4)
+                return -EINVAL;
+        if ((r = sd_bus_add_object_vtable(bus, &slots[0], SBX_BUS_PATH, SBX_BUS_MANAGER, manager_vtable, userdata)) < 0 ||
+            (r = sd_bus_add_fallback_vtable(bus, &slots[1], SBX_BUS_SANDBOX_PREFIX, SBX_BUS_SANDBOX, sandbox_vtable,
+                                            find_sandbox, userdata)) < 0 ||
+            (r = sd_bus_add_node_enumerator(bus, &slots[2], SBX_BUS_SANDBOX_PREFIX, enumerate, userdata)) < 0 ||
+            (r = sd_bus_add_object_manager(bus, &slots[3], SBX_BUS_PATH)) < 0)
+                return r;
+        return 0;
+}

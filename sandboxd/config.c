@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* The configuration in force: the site policy and every profile, read together and
+ * swapped in whole.  A reload parses off to the side; only a complete, valid new
+ * configuration replaces the old one.  Launches fork with the one in force, so a
+ * file being edited is never half-read by a sandbox. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-daemon.h>
+
+#include "../lib/audit.h"
+#include "daemon.h"
+
+void config_free(struct sbx_config *c)
+{
+        if (!c)
+                return;
+        sbx_site_done(&c->policy);
+        sbx_profile_store_done(&c->profiles);
+        free(c);
+}
+
+int config_load(const char *policy_path, struct sbx_config **ret, char *why, size_t size)
+{
+        struct sbx_config *c = calloc(1, sizeof(*c));
+        struct sbx_diag d = { 0 };
+        int r;
+
+        *ret = NULL;
+        if (!c)
+                return snprintf(why, size, "out of memory"), -ENOMEM;
+        sbx_site_init(&c->policy);
+        r = sbx_site_load(policy_path, &c->policy, &d);
+        bool missing = r == -ENOENT;
+        /* No policy file: the empty policy, which admits nobody (fail closed). */
+        if (r < 0 && r != -ENOENT) {
+                sbx_diag_format(&d, why, size);
+                config_free(c);
+                return r;
+        }
+        if ((r = sbx_profile_store_read(&c->profiles, &d)) < 0) {
+                sbx_diag_format(&d, why, size);
+                config_free(c);
+                return r;
+        }
+        if (c->policy.n_rules == 0)
+                snprintf(why, size, "no site policy admits anyone (%s %s): every request is denied", policy_path,
+                         missing ? "is missing" : "has no allow rules");
+        else
+                why[0] = '\0';
+        *ret = c;
+        return 0;
+}
+
+int daemon_reload(struct daemon *d, char *why, size_t size)
+{
+        struct sbx_config *c;
+        struct sbx_audit a = { .mode = "daemon", .uid = (uid_t)-1, .gid = (gid_t)-1 };
+        int r;
+
+        (void)sd_notify(0, "RELOADING=1");
+        r = config_load(d->policy_path, &c, why, size);
+        a.ok = r >= 0;
+        a.reason = why[0] ? why : NULL;
+        (void)sbx_audit_log(SBX_AUDIT_RELOAD, &a, stderr);
+        if (r >= 0) {
+                config_free(d->config);
+                d->config = c;
+        }
+        (void)sd_notify(0, "READY=1");
+        return r;
+}

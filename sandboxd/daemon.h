@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/* sandboxd's state: one sd-event loop, the configuration in force, the clients (one
+ * peer-to-peer connection each, or a name on the system bus) and their sandboxes. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+
+#include "../lib/error.h"
+#include "../lib/jail.h"
+#include "../policy/profile.h"
+#include "../policy/site.h"
+#include "request.h"
+
+#define SBX_BUS_NAME "io.sbx.Sandbox1"
+#define SBX_BUS_PATH "/io/sbx/Sandbox1"
+#define SBX_BUS_SANDBOX_PREFIX "/io/sbx/Sandbox1/sandbox"
+#define SBX_BUS_MANAGER "io.sbx.Sandbox1.Manager"
+#define SBX_BUS_SANDBOX "io.sbx.Sandbox1.Sandbox"
+#define SBX_ERR_DENIED "io.sbx.Sandbox1.Error.Denied"
+#define SBX_ERR_LIMIT "io.sbx.Sandbox1.Error.LimitExceeded"
+#define SBX_ERR_FAILED "io.sbx.Sandbox1.Error.Failed"
+#define SBX_ERR_NO_SANDBOX "io.sbx.Sandbox1.Error.NoSuchSandbox"
+
+/* Everything a (re)load reads, swapped in whole or not at all. */
+struct sbx_config {
+        struct sbx_site_policy policy;
+        struct sbx_profile_store profiles;
+};
+
+struct client;
+struct sandbox;
+
+struct daemon {
+        sd_event *event;
+        sd_bus *system_bus;   /* NULL when no system bus runs (or --no-system-bus) */
+        struct client *clients;
+        struct sandbox *sandboxes;
+        size_t n_sandboxes;   /* not yet EXITED: what the caps count */
+        size_t n_records;     /* all, EXITED ones kept for Wait included */
+        struct sbx_config *config;
+        const char *policy_path;
+        bool stopping;
+        int listen_fds[8];
+        size_t n_listen;
+        sd_event_source *listen_src[8];
+        sd_bus_slot *system_slots[4];
+};
+
+/* A peer: its own bus connection (peer to peer), or one unique name on the system bus. */
+struct client {
+        struct daemon *d;
+        sd_bus *bus;
+        bool stub;            /* the system bus's stand-in: callers are found by sender */
+        uid_t uid;            /* peer to peer: SO_PEERCRED at accept (connection caps only) */
+        char *name;           /* system bus: the unique name; NULL peer to peer */
+        sd_bus_track *track;  /* system bus: tells when the name goes away */
+        sd_bus_slot *slots[6]; /* the API's four, the Disconnected match, Hello */
+        struct client *next, *prev;
+};
+
+enum sandbox_state {
+        SB_STARTING, /* the launcher checks the request as the caller and builds the jail */
+        SB_RUNNING,  /* the command runs */
+        SB_STOPPING, /* asked to end (Kill, disconnect, shutdown); the launcher still lives */
+        SB_EXITED,   /* the launcher is reaped; the record waits for Wait or its owner */
+        SB_N_STATES,
+};
+
+enum sandbox_event {
+        EV_ALLOWED,       /* launcher: the request passed every check; the jail starts */
+        EV_REFUSED,       /* launcher: denied or failed before the jail started */
+        EV_RESULT,        /* launcher: the command's fate */
+        EV_LAUNCHER_GONE, /* launcher's pidfd: it exited */
+        EV_TIMER,         /* the start deadline, or a stop's grace period, ran out */
+        EV_DISCONNECT,    /* the owning client went away */
+        EV_KILL,          /* Kill(id, signal) */
+        EV_SHUTDOWN,      /* sandboxd is stopping */
+        EV_N_EVENTS,
+};
+
+struct launch_report;
+
+struct sandbox {
+        struct daemon *d;
+        char id[17];
+        char path[80];
+        enum sandbox_state state;
+        struct client *owner;  /* NULL once it went away */
+        uid_t uid;
+        gid_t gid;
+        pid_t caller_pid;
+        char *profile;
+        char **argv;
+        char *workspace;
+        uint64_t argv_max;
+        uint64_t start_usec;   /* CLOCK_REALTIME */
+        pid_t launcher;
+        int pidfd, ctl_fd;
+        sd_event_source *pidfd_src, *ctl_src, *timer_src;
+        sd_bus_message *run_call;     /* Run, answered once the launcher decided */
+        sd_bus_message *waiters[8];   /* Wait calls, answered at exit */
+        size_t n_waiters;
+        bool ran, have_result, refused, failed;
+        int kill_signal;              /* the last signal asked for, 0: none */
+        struct sbx_result result;
+        struct sbx_error error;
+        char reason[512];
+        struct sandbox *next, *prev;
+};
+
+/* ---- sandbox.c: the table ---------------------------------------------------- */
+/* Feeds @ev to @sb; @arg: the signal for EV_KILL, the launcher's report for
+ * EV_ALLOWED/EV_REFUSED/EV_RESULT.  May free @sb (EXITED records nobody waits for). */
+void sandbox_event(struct sandbox *sb, enum sandbox_event ev, const void *arg);
+struct sandbox *sandbox_find(struct daemon *d, const char *id);
+size_t sandboxes_of(const struct daemon *d, uid_t uid);
+/* A new record in STARTING, owned by @owner, with the start deadline armed. */
+struct sandbox *sandbox_new(struct daemon *d, struct client *owner);
+void sandbox_free(struct sandbox *sb);
+const char *sandbox_state_name(enum sandbox_state s);
+
+/* ---- launch.c: the launcher process ------------------------------------------ */
+struct launch {
+        struct sbx_request *rq;
+        const struct sbx_config *config;
+        const struct sbx_site_grant *grant;
+        uid_t uid;
+        gid_t gid;
+        const gid_t *groups;
+        size_t n_groups;
+        int workspace_fd, stdio[3];
+};
+/* Forks the launcher for @sb and watches it.  0, or -errno with @e filled. */
+int launch_start(struct sandbox *sb, const struct launch *l, struct sbx_error *e);
+/* The launcher's messages, as sandbox_event's @arg. */
+struct launch_report {
+        int type;                /* 1 decided, 2 result */
+        bool allow, failed;
+        char reason[512];
+        char workspace[4096];
+        uint64_t argv_max;
+        int r;
+        struct sbx_result res;
+        struct sbx_error err;
+};
+/* Asks the launcher to send @sig to the jail's PID 1. */
+void launch_signal(struct sandbox *sb, int sig);
+/* Feeds every report the launcher has sent to the table. */
+void launch_drain(struct sandbox *sb);
+
+/* ---- api.c: the D-Bus interface ---------------------------------------------- */
+/* Registers the objects on @bus; @userdata is a struct client whose d is set (peer to
+ * peer: the connection's own; system bus: a stand-in, the caller found by sender). */
+int api_attach(struct daemon *d, sd_bus *bus, sd_bus_slot **slots, size_t n, void *userdata);
+/* The client record behind @m: peer to peer the connection's; on the system bus the
+ * sender's, made (and tracked) on first use. */
+struct client *client_for(sd_bus_message *m, void *userdata);
+/* Peer to peer: answers Hello as a bus driver would, for bus clients such as busctl. */
+int api_attach_driver(sd_bus *bus, sd_bus_slot **slot);
+void api_reply_run(struct sandbox *sb);
+void api_reply_waiters(struct sandbox *sb);
+void api_emit_exited(struct sandbox *sb);
+
+/* ---- server.c: connections ----------------------------------------------------- */
+int server_listen(struct daemon *d, const char *path, struct sbx_error *e);
+int server_connect_system_bus(struct daemon *d);
+void client_free(struct client *c);
+void server_stop_listening(struct daemon *d);
+void server_done(struct daemon *d);
+
+/* ---- config.c ------------------------------------------------------------------ */
+/* Reads the site policy and every profile.  0 with *ret set, or -errno with @why. */
+int config_load(const char *policy_path, struct sbx_config **ret, char *why, size_t size);
+void config_free(struct sbx_config *c);
+/* Loads afresh and swaps only on success; the old one stays otherwise.  Logs either way. */
+int daemon_reload(struct daemon *d, char *why, size_t size);

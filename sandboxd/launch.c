@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/* The launcher: a process forked per sandbox that checks the request as the caller
+ * and then runs the same jail pipeline as sbx-run (lib/jail.c), reporting to the
+ * daemon over a socketpair.
+ *
+ * Why fork without exec: the launcher needs the daemon's snapshot of the policy and
+ * profiles (the ones in force when the request came, not what is on disk now), and a
+ * fork hands it over without a serialization format.  It is as trusted as the daemon,
+ * and the first thing it does is drop everything of the daemon's it does not need:
+ * every fd but the caller's stdio and its report socket, the bus, the signal setup.
+ * The jail's own PID 1 and command then execve away from this image. */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <linux/close_range.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <sys/prctl.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../lib/cleanup.h"
+#include "../lib/validate.h"
+#include "../policy/resolve.h"
+#include "daemon.h"
+
+enum { REPORT_DECIDED = 1, REPORT_RESULT = 2 };
+#define CTL_FD 3
+
+/* ---- launcher (child) -------------------------------------------------------------- */
+
+static void report(const struct launch_report *r)
+{
+        (void)send(CTL_FD, r, sizeof(*r), MSG_NOSIGNAL);
+}
+
+_Noreturn static void refuse(struct launch_report *r, bool failed, const struct sbx_error *e, const char *why)
+{
+        r->type = REPORT_DECIDED;
+        r->allow = false;
+        r->failed = failed;
+        if (e)
+                r->err = *e;
+        if (why)
+                snprintf(r->reason, sizeof(r->reason), "%s", why);
+        else if (e)
+                sbx_error_format(e, r->reason, sizeof(r->reason));
+        report(r);
+        _exit(0);
+}
+
+/* fds 0-2 become the caller's stdio, 3 the report socket; nothing else stays. */
+static int take_fds(const struct launch *l, int ctl)
+{
+        int keep[5] = { l->stdio[0], l->stdio[1], l->stdio[2], ctl, l->workspace_fd };
+        int high[5];
+
+        /* First above every target, so that no dup2 overwrites a source. */
+        for (int i = 0; i < 5; i++)
+                if ((high[i] = fcntl(keep[i], F_DUPFD, 16)) < 0)
+                        return -errno;
+        for (int i = 0; i < 4; i++)
+                if (dup2(high[i], i) < 0)
+                        return -errno;
+        if (dup2(high[4], 4) < 0)
+                return -errno;
+        return (int)syscall(SYS_close_range, 5, ~0u, 0);
+}
+
+/* From here on, path lookups and opens are checked as the caller: its fsuid, fsgid
+ * and groups (setfsuid drops the file-system capabilities while it is not 0). */
+static int become_caller_for_files(const struct launch *l)
+{
+        if (setgroups(l->n_groups, l->groups) < 0)
+                return -errno;
+        setfsgid(l->gid);
+        setfsuid(l->uid);
+        return (uid_t)setfsuid((uid_t)-1) == l->uid && (gid_t)setfsgid((gid_t)-1) == l->gid ? 0 : -EPERM;
+}
+
+/* The workspace is the caller's fd: the path it names here must lead, as the caller,
+ * to that same directory (the jail binds by path, after checking the inode again). */
+static int workspace_path(uid_t uid, char *out, size_t size, struct sbx_error *e)
+{
+        char link[64];
+        struct stat fst, pst;
+        ssize_t n;
+        int fd;
+
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", 4);
+        n = readlink(link, out, size - 1);
+        if (n < 0 || fstat(4, &fst) < 0)
+                return sbx_error_set(e, "validate", errno, "readlink", link, "cannot read the workspace fd");
+        out[n] = '\0';
+        if (!S_ISDIR(fst.st_mode) || out[0] != '/')
+                return sbx_error_set(e, "validate", ENOTDIR, "", out, "the workspace fd is not a directory this daemon can reach");
+        fd = open(out, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return sbx_error_set(e, "validate", errno, "open", out, "cannot open the workspace as uid %u", (unsigned)uid);
+        if (fstat(fd, &pst) < 0 || pst.st_dev != fst.st_dev || pst.st_ino != fst.st_ino) {
+                close(fd);
+                return sbx_error_set(e, "validate", EXDEV, "", out, "the workspace path names another directory in sandboxd's view");
+        }
+        close(fd);
+        return 0;
+}
+
+/* The site's ceiling on a limit: a request above it is refused; a profile's default
+ * above it (or none at all) is lowered to it. */
+static int ceiling(uint64_t *v, uint64_t asked, uint64_t max, const char *what, char *why, size_t size)
+{
+        if (!max)
+                return 0;
+        if (asked > max) {
+                snprintf(why, size, "%s %llu exceeds the site policy's maximum of %llu", what, (unsigned long long)asked,
+                         (unsigned long long)max);
+                return -EPERM;
+        }
+        if (*v == 0 || *v > max)
+                *v = max;
+        return 0;
+}
+
+static int apply_ceilings(struct sbx_plan *p, const struct sbx_plan *asked, const struct sbx_site_grant *g, char *why,
+                          size_t size)
+{
+        int r;
+
+        if ((r = ceiling(&p->limits.timeout_ms, asked->limits.timeout_ms, g->max_time_ms, "timeout (ms)", why, size)) < 0 ||
+            (r = ceiling(&p->limits.memory, asked->limits.memory, g->max_memory, "memory (bytes)", why, size)) < 0 ||
+            (r = ceiling(&p->limits.pids, asked->limits.pids, g->max_pids, "pids", why, size)) < 0)
+                return r;
+        return 0;
+}
+
+/* Steps 3-4 of the child: everything about the request that needs the caller's view
+ * of the file system, then the verdicts.  Refuses (and exits) on any failure. */
+static void check_request(const struct launch *l, struct sbx_profile *pr, struct launch_report *rep)
+{
+        struct sbx_request *rq = l->rq;
+        struct sbx_error e = { 0 };
+        struct sbx_diag d = { 0 };
+        struct sbx_verdict v;
+        struct sbx_vars vars;
+        static char *const no_env[] = { NULL };
+        char why[512];
+
+        if (become_caller_for_files(l) < 0)
+                refuse(rep, true, NULL, "cannot take the caller's file-system identity");
+        if (workspace_path(l->uid, rep->workspace, sizeof(rep->workspace), &e) < 0)
+                refuse(rep, true, &e, NULL);
+        /* The caller's environment, never ours (an empty one stays empty). */
+        if (sbx_vars_init_for(&vars, l->uid, rep->workspace, rq->environ.n ? rq->environ.v : no_env, &d) < 0 ||
+            sbx_profile_load_stored(&l->config->profiles, rq->profile, &vars, pr, &d) < 0) {
+                sbx_diag_format(&d, why, sizeof(why));
+                refuse(rep, true, NULL, why);
+        }
+        rep->argv_max = pr->audit_argv_max;
+        if (sbx_profile_resolve(pr, &rq->opts.plan, rq->opts.net_set, &vars, &e) < 0)
+                refuse(rep, e.errnum != EPERM, &e, NULL);
+        pr->plan.argv = rq->opts.plan.argv;
+        /* sandboxd runs commands without capabilities, whatever a profile keeps. */
+        if (pr->plan.caps && l->uid != 0)
+                refuse(rep, false, NULL, "the profile keeps capabilities, which sandboxd never gives a caller");
+        if (sbx_cmd_check(&l->config->policy.deny, pr->plan.argv, &v) < 0 || !v.allow) {
+                snprintf(why, sizeof(why), "site policy deny rule: %.400s", v.reason);
+                refuse(rep, false, NULL, why);
+        }
+        if (sbx_cmd_check(&pr->commands, pr->plan.argv, &v) < 0 || !v.allow) {
+                snprintf(why, sizeof(why), "command policy of profile '%s': %.400s", rq->profile, v.reason);
+                refuse(rep, false, NULL, why);
+        }
+        if (apply_ceilings(&pr->plan, &rq->opts.plan, l->grant, why, sizeof(why)) < 0)
+                refuse(rep, false, NULL, why);
+        pr->plan.run_as = true;
+        pr->plan.userns = false;
+        pr->plan.uid = l->uid;
+        pr->plan.gid = l->gid;
+        pr->plan.n_groups = l->n_groups;
+        memcpy(pr->plan.groups, l->groups, l->n_groups * sizeof(gid_t));
+        if (sbx_validate(&pr->plan, &e) < 0)
+                refuse(rep, e.errnum != EPERM && e.errnum != EACCES, &e, NULL);
+        /* Back to root's file-system identity: the mounts are made by root, from the
+         * inodes checked above. */
+        setfsuid(0);
+        setfsgid(0);
+}
+
+/* Die with the daemon: its death kills us, and with us the jail (its PID 1 dies with
+ * its launcher).  Armed again after every fsuid change, which clears it. */
+static void die_with(pid_t daemon)
+{
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != daemon)
+                _exit(1);
+}
+
+_Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
+{
+        struct launch_report rep = { .type = REPORT_DECIDED };
+        const struct sbx_seccomp *filter;
+        struct sbx_seccomp compiled = { 0 };
+        struct sbx_error e = { 0 };
+        struct sbx_profile pr;
+        sigset_t none;
+        int r;
+
+        /* 1. Die with the daemon (which may have died already). */
+        die_with(daemon);
+        /* 2. None of the daemon's fds, signal handling or name. */
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        if (take_fds(l, ctl) < 0)
+                _exit(1);
+        prctl(PR_SET_NAME, "sbx-launcher", 0, 0, 0);
+        /* 3-4. The request as the caller, and every verdict. */
+        sbx_profile_init(&pr);
+        check_request(l, &pr, &rep);
+        die_with(daemon);
+        if (sbx_profile_seccomp(&pr, &compiled, &filter, &e) < 0)
+                refuse(&rep, true, &e, NULL);
+        close(4); /* the workspace fd: validation holds what it named */
+        rep.allow = true;
+        report(&rep);
+        /* 5. The jail, supervised from the daemon through the report socket. */
+        rep = (struct launch_report){ .type = REPORT_RESULT };
+        r = sbx_jail_run_ctl(&pr.plan, filter, CTL_FD, &rep.res, &rep.err);
+        if (r < 0 && rep.res.status == 0)
+                rep.res.status = 125;
+        rep.r = r;
+        report(&rep);
+        _exit(0);
+}
+
+/* ---- daemon (parent) ---------------------------------------------------------------- */
+
+/* Every report the launcher sent so far, in order. */
+void launch_drain(struct sandbox *sb)
+{
+        struct launch_report rep;
+
+        while (sb->ctl_fd >= 0 && recv(sb->ctl_fd, &rep, sizeof(rep), MSG_DONTWAIT) == (ssize_t)sizeof(rep)) {
+                rep.reason[sizeof(rep.reason) - 1] = '\0';
+                rep.workspace[sizeof(rep.workspace) - 1] = '\0';
+                if (rep.type == REPORT_DECIDED)
+                        sandbox_event(sb, rep.allow ? EV_ALLOWED : EV_REFUSED, &rep);
+                else if (rep.type == REPORT_RESULT)
+                        sandbox_event(sb, EV_RESULT, &rep);
+        }
+}
+
+static int on_report(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+        struct sandbox *sb = userdata;
+
+        (void)fd;
+        launch_drain(sb);
+        /* The launcher closed its end: it is exiting, its pidfd says when. */
+        if (revents & (EPOLLHUP | EPOLLERR))
+                (void)sd_event_source_set_enabled(s, SD_EVENT_OFF);
+        return 0;
+}
+
+static int on_exit_(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+        (void)s;
+        (void)fd;
+        (void)revents;
+        sandbox_event(userdata, EV_LAUNCHER_GONE, NULL);
+        return 0;
+}
+
+void launch_signal(struct sandbox *sb, int sig)
+{
+        if (sb->ctl_fd >= 0)
+                (void)send(sb->ctl_fd, &sig, sizeof(sig), MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+int launch_start(struct sandbox *sb, const struct launch *l, struct sbx_error *e)
+{
+        int sv[2];
+        pid_t daemon = getpid(), pid;
+        int r;
+
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+                return sbx_error_set(e, "launch", errno, "socketpair", "", "cannot create the launcher's socket");
+        pid = fork();
+        if (pid < 0) {
+                r = sbx_error_set(e, "launch", errno, "fork", "", "cannot start a launcher");
+                close(sv[0]);
+                close(sv[1]);
+                return r;
+        }
+        if (pid == 0)
+                launcher(l, sv[1], daemon);
+        close(sv[1]);
+        sb->launcher = pid;
+        sb->ctl_fd = sv[0];
+        /* Our own unreaped child: its pid cannot be reused before we wait for it. */
+        sb->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+        if (sb->pidfd < 0) {
+                r = sbx_error_set(e, "launch", errno, "pidfd_open", "", "cannot watch the launcher");
+                kill(pid, SIGKILL);
+                return r;
+        }
+        /* Reports before the exit: a launcher's last words are read before its death. */
+        if ((r = sd_event_add_io(sb->d->event, &sb->ctl_src, sb->ctl_fd, EPOLLIN, on_report, sb)) < 0 ||
+            (r = sd_event_source_set_priority(sb->ctl_src, SD_EVENT_PRIORITY_IMPORTANT)) < 0 ||
+            (r = sd_event_add_io(sb->d->event, &sb->pidfd_src, sb->pidfd, EPOLLIN, on_exit_, sb)) < 0) {
+                (void)syscall(SYS_pidfd_send_signal, sb->pidfd, SIGKILL, NULL, 0);
+                return sbx_error_set(e, "launch", -r, "sd_event_add_io", "", "cannot watch the launcher");
+        }
+        return 0;
+}

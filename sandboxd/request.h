@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* A Run request, checked field by field as it is read off the bus: the daemon's
+ * validation layer for untrusted input (fuzzed by tests/fuzz/fuzz_request.c).  Options
+ * become the same words sbx-run's command line takes and go through the same parser
+ * (sbx-run/options.c), so the daemon and the CLI narrow a profile identically. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../lib/error.h"
+#include "../lib/strv.h"
+#include "../sbx-run/options.h"
+
+#define SBX_REQ_MAX_ARGS 4096         /* argv elements */
+#define SBX_REQ_MAX_STRING 131072     /* one string: the kernel's MAX_ARG_STRLEN */
+#define SBX_REQ_MAX_BYTES (1u << 20)  /* every string of a request together */
+#define SBX_REQ_MAX_ENV 256           /* env additions */
+#define SBX_REQ_MAX_ENVIRON 1024      /* the caller's environment, for environment.pass */
+#define SBX_REQ_MAX_MOUNTS 64         /* ro + rw + tmpfs */
+
+struct sbx_request {
+        char profile[65];
+        struct sbx_strv words;   /* "sandboxd", then options as sbx-run takes them */
+        struct sbx_strv cmd;     /* the command's argv */
+        struct sbx_strv environ; /* NAME=VALUE, the caller's own */
+        size_t bytes, n_env, n_mounts;
+        bool net_seen, hostname_seen;
+        /* After sbx_request_finish(): */
+        char **argv;             /* words, "--", cmd (owned by the strv below) */
+        struct sbx_strv all;
+        struct sbx_options opts; /* the overlay plan, as from sbx-run's command line */
+        bool finished;
+};
+
+void sbx_request_init(struct sbx_request *rq);
+void sbx_request_done(struct sbx_request *rq);
+
+/* Each returns 0, or -EINVAL/-E2BIG/-ENOMEM with @e (stage "request") saying which
+ * field is wrong and why. */
+int sbx_request_profile(struct sbx_request *rq, const char *name, struct sbx_error *e);
+int sbx_request_arg(struct sbx_request *rq, const char *arg, struct sbx_error *e);
+int sbx_request_env(struct sbx_request *rq, const char *name, const char *value, struct sbx_error *e);
+int sbx_request_environ(struct sbx_request *rq, const char *entry, struct sbx_error *e);
+/* Options: "ro", "rw", "tmpfs" (repeatable), "net", "hostname" (strings);
+ * "timeout_ms", "memory", "pids", "cpu_seconds" (numbers). */
+int sbx_request_option_str(struct sbx_request *rq, const char *key, const char *value, struct sbx_error *e);
+int sbx_request_option_u64(struct sbx_request *rq, const char *key, uint64_t value, struct sbx_error *e);
+/* The whole request: a command is required; options parsed into rq->opts. */
+int sbx_request_finish(struct sbx_request *rq, struct sbx_error *e);

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/* Where requests come from: sandboxd's own socket (one peer-to-peer D-Bus connection
+ * per client, authenticated by SO_PEERCRED), and the system bus when one runs.  A
+ * client's going away -- its connection closing, or its unique name leaving the
+ * bus -- is the disconnect event of each of its sandboxes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-id128.h>
+
+#include "../lib/cleanup.h"
+#include "daemon.h"
+
+#define MAX_CLIENTS 1024        /* connections at once, all users */
+#define MAX_CLIENTS_PER_UID 128 /* one user cannot take every slot */
+
+static size_t n_clients;
+
+static void unlink_client(struct client *c)
+{
+        struct daemon *d = c->d;
+
+        if (c->prev)
+                c->prev->next = c->next;
+        else if (d->clients == c)
+                d->clients = c->next;
+        if (c->next)
+                c->next->prev = c->prev;
+        c->next = c->prev = NULL;
+}
+
+void client_free(struct client *c)
+{
+        if (!c)
+                return;
+        unlink_client(c);
+        for (size_t i = 0; i < ELEMENTSOF(c->slots); i++)
+                c->slots[i] = sd_bus_slot_unref(c->slots[i]);
+        c->track = sd_bus_track_unref(c->track);
+        /* No flush: a client that does not read must not stall the daemon. */
+        if (c->name)
+                c->bus = sd_bus_unref(c->bus);
+        else
+                c->bus = sd_bus_close_unref(c->bus);
+        free(c->name);
+        free(c);
+        n_clients--;
+}
+
+static int free_later(sd_event_source *s, void *userdata)
+{
+        client_free(userdata);
+        sd_event_source_disable_unref(s);
+        return 0;
+}
+
+/* Every sandbox of @c is told; the record itself goes on the next loop iteration,
+ * outside of the bus callback that noticed (a bus must not be freed from within its
+ * own dispatch). */
+static void client_gone(struct client *c)
+{
+        struct sandbox *next;
+
+        for (struct sandbox *sb = c->d->sandboxes; sb; sb = next) {
+                next = sb->next;
+                if (sb->owner == c)
+                        sandbox_event(sb, EV_DISCONNECT, NULL);
+        }
+        unlink_client(c);
+        if (sd_event_add_defer(c->d->event, NULL, free_later, c) < 0)
+                client_free(c);
+}
+
+static int on_disconnected(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+        (void)m;
+        (void)err;
+        client_gone(userdata);
+        return 0;
+}
+
+static int on_track_gone(sd_bus_track *t, void *userdata)
+{
+        (void)t;
+        client_gone(userdata);
+        return 0;
+}
+
+static uid_t peer_uid(int fd)
+{
+        struct ucred uc;
+        socklen_t len = sizeof(uc);
+
+        return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) == 0 ? uc.uid : (uid_t)-1;
+}
+
+static size_t clients_of(struct daemon *d, int fd)
+{
+        uid_t uid = peer_uid(fd);
+        size_t n = 0;
+
+        for (struct client *c = d->clients; c; c = c->next)
+                if (!c->name && c->uid == uid)
+                        n++;
+        return n;
+}
+
+static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+        struct daemon *d = userdata;
+        struct client *c = NULL;
+        sd_id128_t id;
+        int cfd, r;
+
+        (void)s;
+        (void)revents;
+        cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (cfd < 0)
+                return 0;
+        /* Too many connections: this one is closed unanswered, the others go on. */
+        if (n_clients >= MAX_CLIENTS || clients_of(d, cfd) >= MAX_CLIENTS_PER_UID || d->stopping) {
+                close(cfd);
+                return 0;
+        }
+        c = calloc(1, sizeof(*c));
+        if (!c) {
+                close(cfd);
+                return 0;
+        }
+        n_clients++;
+        c->d = d;
+        c->uid = peer_uid(cfd);
+        c->next = d->clients;
+        if (d->clients)
+                d->clients->prev = c;
+        d->clients = c;
+        if (sd_bus_new(&c->bus) < 0 || sd_bus_set_fd(c->bus, cfd, cfd) < 0) {
+                close(cfd);
+                client_free(c);
+                return 0;
+        }
+        if ((r = sd_id128_randomize(&id)) < 0 || (r = sd_bus_set_server(c->bus, 1, id)) < 0 ||
+            (r = sd_bus_negotiate_fds(c->bus, 1)) < 0 || (r = api_attach(d, c->bus, c->slots, 4, c)) < 0 ||
+            (r = sd_bus_match_signal(c->bus, &c->slots[4], "org.freedesktop.DBus.Local", "/org/freedesktop/DBus/Local",
+                                     "org.freedesktop.DBus.Local", "Disconnected", on_disconnected, c)) < 0 ||
+            (r = api_attach_driver(c->bus, &c->slots[5])) < 0 ||
+            (r = sd_bus_attach_event(c->bus, d->event, SD_EVENT_PRIORITY_NORMAL)) < 0 || (r = sd_bus_start(c->bus)) < 0) {
+                fprintf(stderr, "sandboxd: cannot serve a connection: %s\n", strerror(-r));
+                client_free(c);
+        }
+        return 0;
+}
+
+struct client *client_for(sd_bus_message *m, void *userdata)
+{
+        struct client *stub = userdata, *c;
+        struct daemon *d = stub->d;
+        const char *sender = sd_bus_message_get_sender(m);
+
+        if (!stub->stub)
+                return stub;
+        if (!sender)
+                return NULL;
+        for (c = d->clients; c; c = c->next)
+                if (c->name && strcmp(c->name, sender) == 0)
+                        return c;
+        c = calloc(1, sizeof(*c));
+        if (!c)
+                return NULL;
+        n_clients++;
+        c->d = d;
+        c->bus = sd_bus_ref(stub->bus);
+        c->name = strdup(sender);
+        c->next = d->clients;
+        if (d->clients)
+                d->clients->prev = c;
+        d->clients = c;
+        if (!c->name || sd_bus_track_new(c->bus, &c->track, on_track_gone, c) < 0 || sd_bus_track_add_name(c->track, sender) < 0) {
+                client_free(c);
+                return NULL;
+        }
+        return c;
+}
+
+static int listen_on(struct daemon *d, int fd, struct sbx_error *e)
+{
+        int r;
+
+        if (d->n_listen >= ELEMENTSOF(d->listen_fds))
+                return sbx_error_set(e, "listen", EMFILE, "", "", "more than %zu listening sockets", ELEMENTSOF(d->listen_fds));
+        d->listen_fds[d->n_listen] = fd;
+        r = sd_event_add_io(d->event, &d->listen_src[d->n_listen], fd, EPOLLIN, on_accept, d);
+        if (r < 0)
+                return sbx_error_set(e, "listen", -r, "sd_event_add_io", "", "cannot watch the socket");
+        d->n_listen++;
+        return 0;
+}
+
+/* Socket activation first (systemd passes the sockets of sandboxd.socket), else
+ * --listen PATH (containers, tests). */
+int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
+{
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        int n = sd_listen_fds(1), fd, r;
+
+        if (n < 0)
+                return sbx_error_set(e, "listen", -n, "sd_listen_fds", "", "cannot take the sockets systemd passed");
+        for (int i = 0; i < n; i++) {
+                fd = SD_LISTEN_FDS_START + i;
+                if (sd_is_socket(fd, AF_UNIX, SOCK_STREAM, 1) <= 0)
+                        return sbx_error_set(e, "listen", EINVAL, "", "", "fd %d from systemd is not a listening unix stream socket", fd);
+                (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+                if ((r = listen_on(d, fd, e)) < 0)
+                        return r;
+        }
+        if (n > 0)
+                return 0;
+        if (strlen(path) >= sizeof(sa.sun_path))
+                return sbx_error_set(e, "listen", ENAMETOOLONG, "", path, "the socket path is too long");
+        memcpy(sa.sun_path, path, strlen(path) + 1);
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (fd < 0)
+                return sbx_error_set(e, "listen", errno, "socket", path, "cannot create the socket");
+        (void)unlink(path); /* a socket left by a sandboxd that was killed */
+        /* Any local user may connect; the site policy decides what each may do. */
+        if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || chmod(path, 0666) < 0 || listen(fd, SOMAXCONN) < 0) {
+                r = sbx_error_set(e, "listen", errno, "bind", path, "cannot listen on the socket");
+                sbx_error_hint(e, "its directory must exist and be writable by root");
+                close(fd);
+                return r;
+        }
+        return listen_on(d, fd, e);
+}
+
+/* The system bus: serves the same objects under io.sbx.Sandbox1.  None running is
+ * normal (containers); a bus that refuses the name is logged and skipped. */
+int server_connect_system_bus(struct daemon *d)
+{
+        static struct client stub;
+        int r;
+
+        stub = (struct client){ .d = d, .stub = true };
+        if ((r = sd_bus_open_system(&d->system_bus)) < 0)
+                return r;
+        stub.bus = d->system_bus;
+        if ((r = sd_bus_negotiate_creds(d->system_bus, 1, SD_BUS_CREDS_EUID | SD_BUS_CREDS_PID)) < 0 && r != -ENOPROTOOPT)
+                goto fail;
+        if ((r = api_attach(d, d->system_bus, d->system_slots, 4, &stub)) < 0 ||
+            (r = sd_bus_request_name(d->system_bus, SBX_BUS_NAME, 0)) < 0 ||
+            (r = sd_bus_attach_event(d->system_bus, d->event, SD_EVENT_PRIORITY_NORMAL)) < 0)
+                goto fail;
+        return 0;
+fail:
+        for (size_t i = 0; i < ELEMENTSOF(d->system_slots); i++)
+                d->system_slots[i] = sd_bus_slot_unref(d->system_slots[i]);
+        d->system_bus = sd_bus_flush_close_unref(d->system_bus);
+        return r;
+}
+
+/* Stop accepting (SIGTERM): connections already open are served until the end. */
+void server_stop_listening(struct daemon *d)
+{
+        for (size_t i = 0; i < d->n_listen; i++) {
+                d->listen_src[i] = sd_event_source_disable_unref(d->listen_src[i]);
+                closep(&d->listen_fds[i]);
+        }
+        d->n_listen = 0;
+}
+
+void server_done(struct daemon *d)
+{
+        server_stop_listening(d);
+        while (d->clients)
+                client_free(d->clients);
+        for (size_t i = 0; i < ELEMENTSOF(d->system_slots); i++)
+                d->system_slots[i] = sd_bus_slot_unref(d->system_slots[i]);
+        d->system_bus = sd_bus_flush_close_unref(d->system_bus);
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/* sbx-run --daemon: the same command line, sent to sandboxd as one Run call over its
+ * peer-to-peer D-Bus socket.  The caller's stdio and workspace travel as fds (the
+ * daemon never copies the command's output); the command's fate comes back from Wait;
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded as Kill.  The exit status follows
+ * the same contract as direct mode. */
+#include "client.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+
+#include "../lib/cleanup.h"
+#include "summary.h"
+
+#define BUS_PATH "/io/sbx/Sandbox1"
+#define BUS_IFACE "io.sbx.Sandbox1.Manager"
+#define RUN_TIMEOUT_USEC (120ull * 1000000) /* checking and building a jail */
+
+extern char **environ;
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+struct call {
+        sd_bus *bus;
+        char id[64];
+        bool done;
+        int status;
+        struct sbx_result res;
+        char error[1024];
+};
+
+static int fail(const char *what, const char *detail, const char *hint, int status)
+{
+        fprintf(stderr, "sbx-run: %s: %s (%s)\n", what, detail, hint);
+        return status;
+}
+
+static int append_mounts(sd_bus_message *m, const struct sbx_plan *p)
+{
+        static const char *const keys[] = { [SBX_MOUNT_RO] = "ro", [SBX_MOUNT_RW] = "rw", [SBX_MOUNT_TMPFS] = "tmpfs" };
+        char buf[8192];
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < p->n_mounts; i++) {
+                const struct sbx_mount *mt = &p->mounts[i];
+
+                if (mt->kind == SBX_MOUNT_TMPFS)
+                        snprintf(buf, sizeof(buf), "%s:%llu", mt->dest, (unsigned long long)mt->size);
+                else if (mt->kind == SBX_MOUNT_RO || mt->kind == SBX_MOUNT_RW)
+                        snprintf(buf, sizeof(buf), strcmp(mt->source, mt->dest) ? "%s:%s" : "%s", mt->source, mt->dest);
+                else
+                        continue;
+                r = sd_bus_message_append(m, "{sv}", keys[mt->kind], "s", buf);
+        }
+        return r;
+}
+
+static int append_options(sd_bus_message *m, const struct sbx_options *o)
+{
+        const struct sbx_plan *p = &o->plan;
+        const struct sbx_limits *l = &p->limits;
+        int r;
+
+        if ((r = sd_bus_message_open_container(m, 'a', "{sv}")) < 0 || (r = append_mounts(m, p)) < 0)
+                return r;
+        if (o->net_set && (r = sd_bus_message_append(m, "{sv}", "net", "s", p->net == SBX_NET_HOST ? "host" : "none")) < 0)
+                return r;
+        if (p->hostname && (r = sd_bus_message_append(m, "{sv}", "hostname", "s", p->hostname)) < 0)
+                return r;
+        if ((l->timeout_ms && (r = sd_bus_message_append(m, "{sv}", "timeout_ms", "t", l->timeout_ms)) < 0) ||
+            (l->memory && (r = sd_bus_message_append(m, "{sv}", "memory", "t", l->memory)) < 0) ||
+            (l->pids && (r = sd_bus_message_append(m, "{sv}", "pids", "t", l->pids)) < 0) ||
+            (l->cpu_seconds && (r = sd_bus_message_append(m, "{sv}", "cpu_seconds", "t", l->cpu_seconds)) < 0))
+                return r;
+        /* Ours, for the profile's environment.pass: sandboxd picks what it names. */
+        if ((r = sd_bus_message_open_container(m, 'e', "sv")) < 0 || (r = sd_bus_message_append(m, "s", "environ")) < 0 ||
+            (r = sd_bus_message_open_container(m, 'v', "as")) < 0 || (r = sd_bus_message_append_strv(m, environ)) < 0 ||
+            (r = sd_bus_message_close_container(m)) < 0 || (r = sd_bus_message_close_container(m)) < 0)
+                return r;
+        return sd_bus_message_close_container(m);
+}
+
+static int append_env(sd_bus_message *m, const struct sbx_plan *p)
+{
+        int r;
+
+        if ((r = sd_bus_message_open_container(m, 'a', "{ss}")) < 0)
+                return r;
+        for (size_t i = 0; i < p->n_env; i++) {
+                _cleanup_free_ char *name = strndup(p->env[i], strcspn(p->env[i], "="));
+                const char *eq = strchr(p->env[i], '=');
+
+                if (!name || !eq)
+                        return -ENOMEM;
+                if ((r = sd_bus_message_append(m, "{ss}", name, eq + 1)) < 0)
+                        return r;
+        }
+        return sd_bus_message_close_container(m);
+}
+
+static int build_run(sd_bus *bus, const struct sbx_options *o, int ws, sd_bus_message **ret)
+{
+        sd_bus_message *m = NULL;
+        int r;
+
+        if ((r = sd_bus_message_new_method_call(bus, &m, NULL, BUS_PATH, BUS_IFACE, "Run")) < 0 ||
+            (r = sd_bus_message_append(m, "s", o->profile ? o->profile : "workspace")) < 0 ||
+            (r = sd_bus_message_append_strv(m, o->plan.argv)) < 0 || (r = append_env(m, &o->plan)) < 0 ||
+            (r = sd_bus_message_append(m, "hhhh", ws, 0, 1, 2)) < 0 || (r = append_options(m, o)) < 0) {
+                sd_bus_message_unref(m);
+                return r;
+        }
+        *ret = m;
+        return 0;
+}
+
+static int on_wait(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+        struct call *c = userdata;
+        struct sbx_result *res = &c->res;
+        const char *error = "";
+        int r;
+
+        (void)err;
+        c->done = true;
+        if (sd_bus_message_is_method_error(m, NULL)) {
+                const sd_bus_error *e = sd_bus_message_get_error(m);
+
+                snprintf(c->error, sizeof(c->error), "lost sandbox %s: %s", c->id, e && e->message ? e->message : "no reply");
+                c->status = 125;
+        } else if ((r = sd_bus_message_read(m, "iiibbtttts", &res->status, &res->exit_code, &res->signal, &res->timed_out,
+                                           &res->oom_killed, &res->wall_ms, &res->cpu_user_ms, &res->cpu_sys_ms,
+                                           &res->peak_memory, &error)) < 0) {
+                snprintf(c->error, sizeof(c->error), "cannot read sandboxd's answer: %s", strerror(-r));
+                c->status = 125;
+        } else {
+                snprintf(c->error, sizeof(c->error), "%s", error);
+                c->status = res->status;
+        }
+        return sd_event_exit(sd_bus_get_event(sd_bus_message_get_bus(m)), 0);
+}
+
+static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+        struct call *c = userdata;
+
+        (void)s;
+        (void)sd_bus_call_method_async(c->bus, NULL, NULL, BUS_PATH, BUS_IFACE, "Kill", NULL, NULL, "si", c->id,
+                                       (int)si->ssi_signo);
+        return 0;
+}
+
+/* Waits for the sandbox's end, forwarding our signals to it meanwhile. */
+static int wait_exit(sd_bus *bus, struct call *c)
+{
+        _cleanup_(sd_event_unrefp) sd_event *ev = NULL;
+        sigset_t mask;
+        int r;
+
+        sigemptyset(&mask);
+        for (size_t i = 0; i < ELEMENTSOF(forwarded); i++)
+                sigaddset(&mask, forwarded[i]);
+        sigprocmask(SIG_BLOCK, &mask, NULL);
+        if ((r = sd_event_new(&ev)) < 0 || (r = sd_bus_attach_event(bus, ev, 0)) < 0)
+                return r;
+        for (size_t i = 0; i < ELEMENTSOF(forwarded); i++)
+                if ((r = sd_event_add_signal(ev, NULL, forwarded[i], on_signal, c)) < 0)
+                        return r;
+        if ((r = sd_bus_call_method_async(bus, NULL, NULL, BUS_PATH, BUS_IFACE, "Wait", on_wait, c, "s", c->id)) < 0)
+                return r;
+        r = sd_event_loop(ev);
+        sd_bus_detach_event(bus);
+        return r < 0 ? r : c->done ? 0 : -ECONNRESET;
+}
+
+static int denied_status(const sd_bus_error *e)
+{
+        /* The policy said no: 126, as a denied command in direct mode. */
+        return sd_bus_error_has_name(e, "io.sbx.Sandbox1.Error.Denied") ? 126 : 125;
+}
+
+int sbx_client_run(const struct sbx_options *o)
+{
+        _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *call = NULL, *reply = NULL;
+        _cleanup_(sd_bus_error_free) sd_bus_error err = SD_BUS_ERROR_NULL;
+        _cleanup_close_ int ws = -1;
+        const char *socket = o->socket ? o->socket : SBX_DAEMON_SOCKET, *id, *path;
+        struct call c = { .status = 125 };
+        char address[4200];
+        int r;
+
+        if (o->profile && strchr(o->profile, '/'))
+                return fail("--profile takes a name with sandboxd", o->profile,
+                            "sandboxd loads only installed profiles; install it in /etc/sbx/profiles, or use --direct", 125);
+        ws = open(o->plan.workspace ? o->plan.workspace : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (ws < 0)
+                return fail("cannot open the workspace", strerror(errno), "--workspace must name a directory", 125);
+        snprintf(address, sizeof(address), "unix:path=%s", socket);
+        if ((r = sd_bus_new(&bus)) < 0 || (r = sd_bus_set_address(bus, address)) < 0 ||
+            (r = sd_bus_negotiate_fds(bus, 1)) < 0 || (r = sd_bus_start(bus)) < 0) {
+                fprintf(stderr, "sbx-run: cannot reach sandboxd at '%s': %s (start it: systemctl start sandboxd.socket; or run with --direct)\n",
+                        socket, strerror(-r));
+                return 125;
+        }
+        if ((r = build_run(bus, o, ws, &call)) < 0) {
+                fprintf(stderr, "sbx-run: cannot build the request: %s\n", strerror(-r));
+                return 125;
+        }
+        r = sd_bus_call(bus, call, RUN_TIMEOUT_USEC, &err, &reply);
+        if (r < 0) {
+                fprintf(stderr, "sbx-run: sandboxd refused: %s\n", err.message ? err.message : strerror(-r));
+                return sd_bus_error_is_set(&err) ? denied_status(&err) : 125;
+        }
+        if ((r = sd_bus_message_read(reply, "so", &id, &path)) < 0) {
+                fprintf(stderr, "sbx-run: cannot read sandboxd's answer: %s\n", strerror(-r));
+                return 125;
+        }
+        snprintf(c.id, sizeof(c.id), "%s", id);
+        c.bus = bus;
+        if ((r = wait_exit(bus, &c)) < 0) {
+                fprintf(stderr, "sbx-run: lost the connection to sandboxd while sandbox %s ran: %s\n", c.id, strerror(-r));
+                return 125;
+        }
+        if (c.error[0])
+                fprintf(stderr, "sbx-run: %s\n", c.error);
+        if (o->json)
+                sbx_summary_print(stderr, &c.res, NULL);
+        return c.status;
+}

@@ -19,7 +19,7 @@ HARDEN_LD = -pie -Wl,-z,relro,-z,now
 SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
-           clang libclang-rt-dev bubblewrap mandoc python3
+           clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd
 RUN_LIBS = $(shell $(PKG_CONFIG) --libs libcap libmnl yaml-0.1 libseccomp libsystemd 2>/dev/null)
 SECCOMP_LIBS = $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
 
@@ -87,6 +87,11 @@ $(B)/asan/sbx-run: $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(RUN_LIBS)
 
+# Test tool: the Run calls busctl cannot make (tests/integration/t_daemon.sh).
+$(B)/bus-call: tests/tools/bus-call.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -O1 -o $@ $< $(shell $(PKG_CONFIG) --libs libsystemd 2>/dev/null)
+
 # The probe runs inside jails: static, so it needs nothing from the jail's /usr.
 $(B)/probe: tests/probe/probe.c
 	@mkdir -p $(@D)
@@ -110,7 +115,7 @@ unit: $(GEN_SRC) $(addprefix $(B)/tests/,$(UNIT_TESTS)) $(addprefix $(B)/fuzz/,$
 asan: $(B)/asan/sbx-run $(B)/asan/sandboxd
 
 # The one test command: everything, ASan+UBSan included; ends with "N passed, N failed".
-check: deps all unit asan
+check: deps all unit asan $(B)/bus-call
 	@bash tests/run.sh
 
 test: check
@@ -121,7 +126,7 @@ demo: deps all
 bench: deps all
 	$(CC) -O2 -std=gnu17 -D_GNU_SOURCE -Wall -Wextra -Werror -o $(B)/bench-launch bench/launch.c
 	$(CC) $(BASE_CFLAGS) -O2 -o $(B)/bench-profile bench/profile.c $(LIB_SRCS) $(POLICY_SRCS) $(GEN_SRC) $(RUN_LIBS)
-	bash bench/run.sh $(B)/sbx-run
+	bash bench/run.sh $(B)/sbx-run $(B)/sandboxd
 	$(B)/bench-profile workspace strict git
 
 FUZZ_SECONDS ?= 60
@@ -131,12 +136,31 @@ fuzz: $(GEN_SRC) $(addprefix $(B)/fuzz/,$(FUZZERS))
 	  $(B)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) $(B)/fuzz/corpus-$$f tests/fuzz/corpus/$${f#fuzz_} || exit 1; \
 	done
 
-install: $(B)/sbx-run
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(PROFILEDIR)
+# The system bus reads its policies here (sandboxd's: root may own io.sbx.Sandbox1).
+DBUSDIR ?= /usr/share/dbus-1/system.d
+
+# sandboxd.service names /usr/local/sbin/sandboxd; the installed copy names $(SBINDIR).
+# The site policy is installed only where there is none: a site's own is never replaced.
+install: $(B)/sbx-run $(B)/sandboxd
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	  $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DBUSDIR) $(DESTDIR)$(SYSCONFDIR)/sbx
 	install -m 0755 $(B)/sbx-run $(DESTDIR)$(BINDIR)/sbx-run
+	install -m 0755 $(B)/sandboxd $(DESTDIR)$(SBINDIR)/sandboxd
 	install -m 0644 man/sbx-run.1 $(DESTDIR)$(MANDIR)/man1/sbx-run.1
 	install -m 0644 man/sbx-profile.5 $(DESTDIR)$(MANDIR)/man5/sbx-profile.5
+	install -m 0644 man/sbx-policy.5 $(DESTDIR)$(MANDIR)/man5/sbx-policy.5
+	install -m 0644 man/sandboxd.8 $(DESTDIR)$(MANDIR)/man8/sandboxd.8
 	install -m 0644 $(PROFILES) $(DESTDIR)$(PROFILEDIR)/
+	sed 's|^ExecStart=/usr/local/sbin/sandboxd|ExecStart=$(SBINDIR)/sandboxd|' systemd/sandboxd.service >$(B)/sandboxd.service
+	install -m 0644 $(B)/sandboxd.service $(DESTDIR)$(UNITDIR)/sandboxd.service
+	install -m 0644 systemd/sandboxd.socket $(DESTDIR)$(UNITDIR)/sandboxd.socket
+	install -m 0644 systemd/io.sbx.Sandbox1.conf $(DESTDIR)$(DBUSDIR)/io.sbx.Sandbox1.conf
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/sbx/policy.yaml ]; then \
+	  echo "install: keeping $(DESTDIR)$(SYSCONFDIR)/sbx/policy.yaml"; \
+	else \
+	  echo "install -m 0644 profiles/site/policy.yaml $(DESTDIR)$(SYSCONFDIR)/sbx/policy.yaml"; \
+	  install -m 0644 profiles/site/policy.yaml $(DESTDIR)$(SYSCONFDIR)/sbx/policy.yaml; \
+	fi
 
 # cppcheck cannot see __attribute__((cleanup)), so its leak reports on _cleanup_free_
 # variables are noise; leaks are LeakSanitizer's job in make check.

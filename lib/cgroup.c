@@ -90,6 +90,27 @@ static int own_path(const char *controller, char *out, size_t size)
         return -ENOENT;
 }
 
+/* Gone, or a zombie its new parent has yet to reap (a launcher whose sandboxd died). */
+static bool pid_gone(pid_t pid)
+{
+        char path[64], buf[256], *end;
+        ssize_t n;
+        int fd;
+
+        if (kill(pid, 0) < 0)
+                return errno == ESRCH;
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+        if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+                return errno == ENOENT;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (n <= 0)
+                return false;
+        buf[n] = '\0';
+        end = strrchr(buf, ')'); /* the name may hold anything, up to the last ')' */
+        return end && end[1] == ' ' && end[2] == 'Z';
+}
+
 /* Removes sbx-PID-* cgroups whose launcher is gone (killed with SIGKILL, it could not
  * clean up).  rmdir refuses a populated cgroup, so a live jail is never touched. */
 static void collect_stale(const char *base)
@@ -106,7 +127,7 @@ static void collect_stale(const char *base)
                 if (strncmp(de->d_name, "sbx-", 4) != 0)
                         continue;
                 pid = strtol(de->d_name + 4, NULL, 10);
-                if (pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+                if (pid <= 0 || pid == getpid() || !pid_gone((pid_t)pid))
                         continue;
                 snprintf(path, sizeof(path), "%s/%s", base, de->d_name);
                 (void)rmdir(path);
@@ -227,6 +248,27 @@ static const char *usable_v2(void)
                         return mounts[i];
         }
         return NULL;
+}
+
+void sbx_cgroup_collect_stale(void)
+{
+        static const char *const v1[] = { "memory", "pids" };
+        const char *v2 = usable_v2();
+        char base[PATH_MAX * 2], own[PATH_MAX];
+
+        if (v2 && geteuid() == 0) {
+                snprintf(base, sizeof(base), "%s/sbx", v2);
+                collect_stale(base);
+        } else if (v2 && own_path("", own, sizeof(own)) == 0) {
+                snprintf(base, sizeof(base), "%s%s", v2, own);
+                collect_stale(base);
+        }
+        for (size_t i = 0; i < ELEMENTSOF(v1); i++) {
+                if (own_path(v1[i], own, sizeof(own)) < 0)
+                        continue;
+                snprintf(base, sizeof(base), CGROUP_ROOT "/%s%s", v1[i], strcmp(own, "/") == 0 ? "" : own);
+                collect_stale(base);
+        }
 }
 
 int sbx_cgroup_prepare(struct sbx_cgroup *cg, const struct sbx_plan *p, bool *weakened, struct sbx_error *e)

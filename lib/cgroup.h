@@ -28,3 +28,6 @@ int sbx_cgroup_join(const struct sbx_cgroup *cg, struct sbx_error *e);
 void sbx_cgroup_stats(const struct sbx_cgroup *cg, uint64_t *peak_memory, bool *oom_killed);
 /* Kills whatever is left and removes the cgroup. */
 void sbx_cgroup_destroy(struct sbx_cgroup *cg);
+/* Removes the empty sbx-PID-* cgroups of launchers that are gone (SIGKILLed, they
+ * could not clean up): sandboxd at start and after reaping a killed launcher. */
+void sbx_cgroup_collect_stale(void);

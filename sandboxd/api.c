@@ -67,6 +67,26 @@ static int get_caller(sd_bus_message *m, struct caller *who, sd_bus_error *err)
         return 0;
 }
 
+/* A caller inside one of sbx's jails (its cgroup is an sbx-* one, whichever launcher
+ * made it) gets nothing: a jail must not ask for a looser jail.  The socket is hidden
+ * from jails; this also covers a hard link to it carried in by a bind.  Unknown: no. */
+static bool caller_in_jail(pid_t pid)
+{
+        char path[64], line[4096];
+        bool in = false;
+        FILE *f;
+
+        if (pid <= 0)
+                return false;
+        snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+        if (!(f = fopen(path, "re")))
+                return false;
+        while (!in && fgets(line, sizeof(line), f))
+                in = strstr(line, "/sbx-") != NULL;
+        fclose(f);
+        return in;
+}
+
 static bool may_see(const struct caller *who, const struct sandbox *sb)
 {
         return who->uid == 0 || who->uid == sb->uid;
@@ -254,6 +274,10 @@ static int admit(struct daemon *d, const struct caller *who, const struct sbx_re
         const struct sbx_site_policy *sp = &d->config->policy;
         char why[512];
 
+        if (caller_in_jail(who->pid)) {
+                audit_refusal(who, rq, "the caller runs inside an sbx jail");
+                return sd_bus_error_set(err, SBX_ERR_DENIED, "sandboxd does not serve callers inside a jail");
+        }
         if (!sbx_site_admit(sp, who->uid, who->gid, who->groups, who->n_groups, rq->profile, g, why, sizeof(why))) {
                 audit_refusal(who, rq, why);
                 return sd_bus_error_set(err, SBX_ERR_DENIED, why);
@@ -311,6 +335,7 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
         struct launch l = {
                 .rq = &rq, .config = d->config, .grant = &g, .uid = who.uid, .gid = who.gid, .groups = who.groups,
                 .n_groups = who.n_groups, .workspace_fd = fds[0], .stdio = { fds[1], fds[2], fds[3] },
+                .hide = d->socket_paths, .n_hide = d->n_socket_paths,
         };
         if (launch_start(sb, &l, &e) < 0) {
                 char msg[1024];

@@ -47,6 +47,9 @@ struct daemon {
         int listen_fds[8];
         size_t n_listen;
         sd_event_source *listen_src[8];
+        /* The listening sockets' paths, canonical: hidden in every jail that binds them. */
+        char socket_paths[8][108];
+        size_t n_socket_paths;
         sd_bus_slot *system_slots[4];
 };
 
@@ -133,6 +136,8 @@ struct launch {
         const gid_t *groups;
         size_t n_groups;
         int workspace_fd, stdio[3];
+        const char (*hide)[108]; /* sandboxd's sockets, masked wherever a bind carries them */
+        size_t n_hide;
 };
 /* Forks the launcher for @sb and watches it.  0, or -errno with @e filled. */
 int launch_start(struct sandbox *sb, const struct launch *l, struct sbx_error *e);

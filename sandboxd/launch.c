@@ -140,6 +140,31 @@ static int apply_ceilings(struct sbx_plan *p, const struct sbx_plan *asked, cons
         return 0;
 }
 
+/* sandboxd's own sockets are never reachable from a jail: /run is never bound, and a
+ * socket elsewhere (sandboxd --listen) under a bind gets /dev/null over it.  Else a
+ * jailed command could ask for a looser jail. */
+static int hide_sockets(const struct launch *l, struct sbx_plan *p, struct sbx_error *e)
+{
+        size_t n = p->n_mounts;
+
+        for (size_t h = 0; h < l->n_hide; h++)
+                for (size_t i = 0; i < n; i++) {
+                        const struct sbx_mount *m = &p->mounts[i];
+                        size_t len = m->source ? strlen(m->source) : 0;
+                        char dest[PATH_MAX];
+                        int r;
+
+                        if ((m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_RW) || !len ||
+                            strncmp(l->hide[h], m->source, len) != 0 || (l->hide[h][len] != '/' && strcmp(m->source, "/") != 0))
+                                continue;
+                        snprintf(dest, sizeof(dest), "%s%s", strcmp(m->dest, "/") == 0 ? "" : m->dest,
+                                 l->hide[h] + (strcmp(m->source, "/") == 0 ? 0 : len));
+                        if ((r = sbx_plan_add_mount(p, SBX_MOUNT_MASK, NULL, dest, 0, e)) < 0)
+                                return r;
+                }
+        return 0;
+}
+
 /* Steps 3-4 of the child: everything about the request that needs the caller's view
  * of the file system, then the verdicts.  Refuses (and exits) on any failure. */
 static void check_request(const struct launch *l, struct sbx_profile *pr, struct launch_report *rep)
@@ -179,6 +204,10 @@ static void check_request(const struct launch *l, struct sbx_profile *pr, struct
         }
         if (apply_ceilings(&pr->plan, &rq->opts.plan, l->grant, why, sizeof(why)) < 0)
                 refuse(rep, false, NULL, why);
+        /* Supervised means limited: the profile's limits and the site's ceilings hold
+         * even on cgroup v1, where direct mode leaves a profile's defaults out. */
+        pr->plan.limits.memory_explicit = pr->plan.limits.memory != 0;
+        pr->plan.limits.pids_explicit = pr->plan.limits.pids != 0;
         pr->plan.run_as = true;
         pr->plan.userns = false;
         pr->plan.uid = l->uid;
@@ -187,6 +216,8 @@ static void check_request(const struct launch *l, struct sbx_profile *pr, struct
         memcpy(pr->plan.groups, l->groups, l->n_groups * sizeof(gid_t));
         if (sbx_validate(&pr->plan, &e) < 0)
                 refuse(rep, e.errnum != EPERM && e.errnum != EACCES, &e, NULL);
+        if (hide_sockets(l, &pr->plan, &e) < 0)
+                refuse(rep, true, &e, NULL);
         /* Back to root's file-system identity: the mounts are made by root, from the
          * inodes checked above. */
         setfsuid(0);

@@ -12,6 +12,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "../lib/audit.h"
+#include "../lib/cgroup.h"
 #include "daemon.h"
 #include "options.h"
 
@@ -93,6 +94,8 @@ static int setup(struct daemon *d, const struct sbx_daemon_options *o)
                 fprintf(stderr, "sandboxd: warning: %s\n", why);
         if (o->check)
                 return 0;
+        /* What a sandboxd that was killed left behind (systemd restarts us then). */
+        sbx_cgroup_collect_stale();
         sigemptyset(&mask);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);

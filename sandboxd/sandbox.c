@@ -14,6 +14,7 @@
 
 #include "../lib/audit.h"
 #include "../lib/cleanup.h"
+#include "../lib/cgroup.h"
 #include "daemon.h"
 
 #define START_DEADLINE_USEC (60ull * 1000000) /* checking + building a jail: never this long */
@@ -202,6 +203,10 @@ static void gone(struct sandbox *sb, const void *arg)
         /* The pidfd polled readable: a zombie, reaped here (not by sd-event, which
          * watches the pidfd as plain I/O). */
         (void)waitid(P_PIDFD, (id_t)sb->pidfd, &si, WEXITED);
+        /* A launcher killed by a signal could not remove its cgroups: now that it is
+         * reaped, they are stale. */
+        if (si.si_code != CLD_EXITED)
+                sbx_cgroup_collect_stale();
         sb->pidfd_src = sd_event_source_disable_unref(sb->pidfd_src);
         sb->ctl_src = sd_event_source_disable_unref(sb->ctl_src);
         timer_off(sb);

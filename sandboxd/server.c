@@ -189,6 +189,27 @@ struct client *client_for(sd_bus_message *m, void *userdata)
         return c;
 }
 
+/* Where the socket lives, with its directory canonical (bind sources are), so that
+ * the launcher can hide it in jails whose binds carry it. */
+static void remember_path(struct daemon *d, int fd)
+{
+        struct sockaddr_un sa;
+        socklen_t n = sizeof(sa);
+        _cleanup_free_ char *dir = NULL;
+        char *slash, *real;
+
+        memset(&sa, 0, sizeof(sa));
+        if (getsockname(fd, (struct sockaddr *)&sa, &n) < 0 || sa.sun_family != AF_UNIX || sa.sun_path[0] != '/' ||
+            !(dir = strndup(sa.sun_path, sizeof(sa.sun_path))) || !(slash = strrchr(dir, '/')))
+                return;
+        *slash = '\0';
+        real = realpath(dir[0] ? dir : "/", NULL);
+        if (real && strlen(real) + strlen(slash + 1) + 2 <= sizeof(d->socket_paths[0]))
+                snprintf(d->socket_paths[d->n_socket_paths++], sizeof(d->socket_paths[0]), "%s/%s",
+                         strcmp(real, "/") == 0 ? "" : real, slash + 1);
+        free(real);
+}
+
 static int listen_on(struct daemon *d, int fd, struct sbx_error *e)
 {
         int r;
@@ -200,6 +221,7 @@ static int listen_on(struct daemon *d, int fd, struct sbx_error *e)
         if (r < 0)
                 return sbx_error_set(e, "listen", -r, "sd_event_add_io", "", "cannot watch the socket");
         d->n_listen++;
+        remember_path(d, fd);
         return 0;
 }
 

@@ -161,6 +161,7 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void
 static int wait_exit(sd_bus *bus, struct call *c)
 {
         _cleanup_(sd_event_unrefp) sd_event *ev = NULL;
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *wait = NULL;
         sigset_t mask;
         int r;
 
@@ -173,7 +174,11 @@ static int wait_exit(sd_bus *bus, struct call *c)
         for (size_t i = 0; i < ELEMENTSOF(forwarded); i++)
                 if ((r = sd_event_add_signal(ev, NULL, forwarded[i], on_signal, c)) < 0)
                         return r;
-        if ((r = sd_bus_call_method_async(bus, NULL, NULL, BUS_PATH, BUS_IFACE, "Wait", on_wait, c, "s", c->id)) < 0)
+        /* Wait answers when the sandbox ends, however long that takes: no timeout
+         * (UINT64_MAX is sd-bus's infinity; 0 would be its 25 s default). */
+        if ((r = sd_bus_message_new_method_call(bus, &wait, NULL, BUS_PATH, BUS_IFACE, "Wait")) < 0 ||
+            (r = sd_bus_message_append(wait, "s", c->id)) < 0 ||
+            (r = sd_bus_call_async(bus, NULL, wait, on_wait, c, UINT64_MAX)) < 0)
                 return r;
         r = sd_event_loop(ev);
         sd_bus_detach_event(bus);

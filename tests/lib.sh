@@ -10,6 +10,7 @@
 #
 # Environment:
 #   SBX_RUN        launcher under test        (default: build/sbx-run)
+#   SBX_SANDBOXD   daemon under test          (default: build/sandboxd)
 #   PROBE          static probe binary        (default: build/probe)
 #   SBX_RESULTS    file results are appended to (run.sh sets it)
 #   SBX_MUST_WORK  1: a skip counts as a failure (CI)
@@ -20,6 +21,7 @@
 
 SBX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SBX_RUN=$(realpath -m "${SBX_RUN:-$SBX_ROOT/build/sbx-run}")
+SBX_SANDBOXD=$(realpath -m "${SBX_SANDBOXD:-$SBX_ROOT/build/sandboxd}")
 PROBE=$(realpath -m "${PROBE:-$SBX_ROOT/build/probe}")
 SBX_TMPDIR=${SBX_TMPDIR:-/var/tmp}
 SBX_RUN_ID=${SBX_RUN_ID:-$$}
@@ -390,7 +392,7 @@ sbx_cgroups_orphaned() {
 	for d in $(sbx_cgroups); do
 		pid=${d##*/sbx-}
 		pid=${pid%%-*}
-		if [[ $pid =~ ^[0-9]+$ && $(cat "/proc/$pid/comm" 2>/dev/null) == sbx-run ]]; then
+		if [[ $pid =~ ^[0-9]+$ && $(cat "/proc/$pid/comm" 2>/dev/null) == sbx-@(run|launcher) ]]; then
 			continue
 		fi
 		echo "$d"

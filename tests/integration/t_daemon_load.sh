@@ -1,0 +1,85 @@
+#!/bin/bash
+# sandboxd over time: 2,000 sequential launches and 64 concurrent clients leave no fd,
+# child, zombie, cgroup or mount behind in the daemon, and its memory stays flat.
+# (Speed is measured in `make bench`, never here.)
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../daemon.sh"
+t_init
+dm_init
+
+LAUNCHES=${SBX_DAEMON_LAUNCHES:-2000}
+CLIENTS=64
+
+dm_policy <<EOF
+allow:
+  - users: [root]
+    profiles: ["*"]
+    max_sandboxes: $CLIENTS
+limits:
+  max_sandboxes: $CLIENTS
+  max_sandboxes_per_user: $CLIENTS
+EOF
+if ! dm_start; then
+	t_fail "setup" "sandboxd did not start: $(tail -c 300 "$DM_LOG")"
+	exit 0
+fi
+
+# What the daemon holds, one line: fds children zombies.
+held() {
+	echo "$(dm_fds) $(dm_children) $(dm_zombies)"
+}
+settled() { # no more fds than BASE holds, no child, no zombie
+	local fds children zombies
+	read -r fds children zombies <<<"$(held)"
+	((fds <= ${1%% *} && children == 0 && zombies == 0))
+}
+
+# Warm up (lazy timers, the journal socket, malloc arenas), then the baseline once
+# the last client's connection is closed.
+for ((i = 0; i < 20; i++)); do
+	"$SBX_RUN" --daemon --socket "$DM_SOCK" --workspace "$WS" -- /bin/true </dev/null >/dev/null 2>&1
+done
+sleep 0.5
+base=$(held)
+mounts0=$(host_mounts)
+cgroups0=$(sbx_cgroups)
+rss0=$(dm_rss_kb)
+
+failed=0
+for ((i = 0; i < LAUNCHES; i++)); do
+	"$SBX_RUN" --daemon --socket "$DM_SOCK" --workspace "$WS" -- /bin/true </dev/null >/dev/null 2>>"$T/seq-err" ||
+		failed=$((failed + 1))
+done
+((failed == 0)) && t_ok "$LAUNCHES sequential launches all exit 0" || t_fail "$LAUNCHES sequential launches" "$failed failed: $(tail -n 3 "$T/seq-err" | tr '\n' '|')"
+wait_until 5 settled "$base"
+now=$(held)
+settled "$base" && t_ok "after $LAUNCHES launches: no more fds, no child, no zombie ($base -> $now)" ||
+	t_fail "after $LAUNCHES launches: nothing held" "fds children zombies: $base -> $now"
+rss1=$(dm_rss_kb)
+((rss1 - rss0 < 1024)) && t_ok "after $LAUNCHES launches: RSS flat (${rss0} -> ${rss1} KiB)" ||
+	t_fail "after $LAUNCHES launches: RSS flat" "${rss0} -> ${rss1} KiB"
+
+pids=()
+for ((i = 0; i < CLIENTS; i++)); do
+	"$SBX_RUN" --daemon --socket "$DM_SOCK" --workspace "$WS" -- "$WS/probe" sleep 2 </dev/null >/dev/null 2>"$T/c$i.err" &
+	pids+=($!)
+done
+t_defer_kill "${pids[@]}"
+failed=0
+for p in "${pids[@]}"; do
+	wait "$p" || failed=$((failed + 1))
+done
+((failed == 0)) && t_ok "$CLIENTS concurrent clients all exit 0" || t_fail "$CLIENTS concurrent clients" "$failed failed: $(cat "$T"/c*.err | sort | uniq -c | head -3 | tr '\n' '|')"
+wait_until 5 settled "$base"
+now=$(held)
+settled "$base" && t_ok "after $CLIENTS concurrent clients: no more fds, no child, no zombie ($base -> $now)" ||
+	t_fail "after $CLIENTS concurrent clients: nothing held" "fds children zombies: $base -> $now"
+rss2=$(dm_rss_kb)
+((rss2 - rss0 < 2048)) && t_ok "after $CLIENTS concurrent clients: RSS flat (${rss0} -> ${rss2} KiB)" ||
+	t_fail "after $CLIENTS concurrent clients: RSS flat" "${rss0} -> ${rss2} KiB"
+
+[[ $(host_mounts) == "$mounts0" ]] && t_ok "no mount left on the host" || t_fail "no mount left" "$(diff <(echo "$mounts0") <(host_mounts) | head -5 | tr '\n' '|')"
+left() { [[ $(sbx_cgroups) == "$cgroups0" ]]; }
+wait_until 3 left && t_ok "no sandbox cgroup left" || t_fail "no sandbox cgroup left" "$(comm -13 <(echo "$cgroups0") <(sbx_cgroups) | head -5 | tr '\n' ' ')"
+dm_stop
+((DM_RC == 0)) && t_ok "sandboxd stops cleanly after the load" || t_fail "sandboxd stops cleanly" "rc $DM_RC"

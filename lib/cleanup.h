@@ -9,12 +9,15 @@
 #include <unistd.h>
 
 static inline void freep(void *p) { free(*(void **)p); }
-static inline void closep(const int *fd)
+/* Closes *fd and forgets it (-1), so that a second call, or a later use, can never
+ * reach an fd number the process has since handed out again. */
+static inline void closep(int *fd)
 {
         if (*fd >= 0) {
                 int saved = errno; /* close() must not clobber the errno we report */
                 close(*fd);
                 errno = saved;
+                *fd = -1;
         }
 }
 

@@ -162,7 +162,7 @@ static int remember_name(struct sbx_walk *c, const struct sbx_node *at, uid_t ui
 static int item_user(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
         struct sbx_site_rule *rule = c->base;
-        unsigned uid;
+        unsigned uid = (unsigned)-1; /* set by item_id unless it fails */
         int r;
 
         (void)k;
@@ -174,7 +174,7 @@ static int item_user(struct sbx_walk *c, const struct sbx_key *k, const struct s
 static int item_group(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
         struct sbx_site_rule *rule = c->base;
-        unsigned gid;
+        unsigned gid = (unsigned)-1;
         int r;
 
         (void)k;
@@ -236,7 +236,7 @@ static const struct sbx_bounds b_sandboxes = { 1, 4096 };
 static const struct sbx_bounds b_time = { 1, 1000ull * 86400 * 365 };
 static const struct sbx_bounds b_memory = { 1u << 20, UINT64_MAX };
 static const struct sbx_bounds b_pids = { 1, 4194304 };
-static const struct sbx_bounds b_grace = { 0, 5 * 60 * 1000 };
+static const struct sbx_bounds b_grace = { 0, 5ull * 60 * 1000 };
 
 /* What a value looks like; read after "e.g." and after "is out of range;" alike. */
 #define DOC_SANDBOXES "8 (from 1 to 4096)"

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../lib/audit.h"
@@ -26,7 +28,26 @@ struct caller {
         pid_t pid;
         gid_t groups[MAX_GROUPS];
         size_t n_groups;
+        mode_t umask;
 };
+
+/* The caller's umask, which its command keeps as it would in direct mode; 022 when
+ * the process is gone or hides it. */
+static mode_t umask_of(pid_t pid)
+{
+        char path[64], line[256];
+        unsigned mask = 022;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+        if (pid <= 0 || !(f = fopen(path, "re")))
+                return 022;
+        while (fgets(line, sizeof(line), f))
+                if (sscanf(line, "Umask: %o", &mask) == 1)
+                        break;
+        fclose(f);
+        return (mode_t)(mask & 0777);
+}
 
 static inline void creds_unrefp(sd_bus_creds **c)
 {
@@ -59,6 +80,7 @@ static int get_caller(sd_bus_message *m, struct caller *who, sd_bus_error *err)
         if (sd_bus_creds_get_egid(c, &who->gid) < 0 && (who->gid = primary_gid(who->uid)) == (gid_t)-1)
                 return sd_bus_error_set(err, SD_BUS_ERROR_ACCESS_DENIED, "cannot tell the caller's group; refusing");
         (void)sd_bus_creds_get_pid(c, &who->pid);
+        who->umask = umask_of(who->pid);
         n = sd_bus_creds_get_supplementary_gids(c, &gids);
         if (n > MAX_GROUPS)
                 return sd_bus_error_setf(err, SD_BUS_ERROR_ACCESS_DENIED, "the caller is in %d groups; sandboxd handles %d", n, MAX_GROUPS);
@@ -67,23 +89,68 @@ static int get_caller(sd_bus_message *m, struct caller *who, sd_bus_error *err)
         return 0;
 }
 
-/* A caller inside one of sbx's jails (its cgroup is an sbx-* one, whichever launcher
- * made it) gets nothing: a jail must not ask for a looser jail.  The socket is hidden
- * from jails; this also covers a hard link to it carried in by a bind.  Unknown: no. */
-static bool caller_in_jail(pid_t pid)
+/* A caller inside one of sbx's jails gets nothing: a jail must not ask for a looser
+ * jail.  The socket is hidden from jails; this covers a hard link to it carried in by
+ * a bind, or a jail of sbx-run's own.  In a jail means: an sbx-* cgroup, or an
+ * ancestor (every process of a jail descends from its launcher) named sbx-launcher
+ * or sbx-run.  Run peer to peer, the peer's pidfd pins the pid while we look. */
+static bool sbx_ancestor(pid_t pid)
+{
+        char path[64], line[256], name[64] = "";
+        int ppid = 0;
+
+        for (int depth = 0; pid > 1 && depth < 4096; depth++, pid = (pid_t)ppid) {
+                FILE *f;
+
+                snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+                if (!(f = fopen(path, "re")))
+                        return false;
+                ppid = 0;
+                while (fgets(line, sizeof(line), f))
+                        if (sscanf(line, "Name: %63s", name) != 1)
+                                (void)sscanf(line, "PPid: %d", &ppid);
+                fclose(f);
+                if (depth > 0 && (strcmp(name, "sbx-launcher") == 0 || strcmp(name, "sbx-run") == 0))
+                        return true;
+        }
+        return false;
+}
+
+static bool sbx_cgroup(pid_t pid)
 {
         char path[64], line[4096];
         bool in = false;
         FILE *f;
 
-        if (pid <= 0)
-                return false;
         snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
         if (!(f = fopen(path, "re")))
                 return false;
         while (!in && fgets(line, sizeof(line), f))
                 in = strstr(line, "/sbx-") != NULL;
         fclose(f);
+        return in;
+}
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+
+static bool caller_in_jail(pid_t pid, int sock)
+{
+        socklen_t len = sizeof(int);
+        int pidfd = -1;
+        bool in;
+
+        if (pid <= 0)
+                return false;
+        if (sock >= 0 && getsockopt(sock, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) < 0)
+                pidfd = -1;
+        in = sbx_cgroup(pid) || sbx_ancestor(pid);
+        /* The caller gone while we looked: its pid may name another process now. */
+        if (pidfd >= 0) {
+                in = in || syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0;
+                close(pidfd);
+        }
         return in;
 }
 
@@ -268,13 +335,13 @@ static char **strv_copy(const struct sbx_strv *v)
 }
 
 /* The site policy's verdict on who may run what, how many: before any process starts. */
-static int admit(struct daemon *d, const struct caller *who, const struct sbx_request *rq, struct sbx_site_grant *g,
-                 sd_bus_error *err)
+static int admit(struct daemon *d, const struct caller *who, int sock, const struct sbx_request *rq,
+                 struct sbx_site_grant *g, sd_bus_error *err)
 {
         const struct sbx_site_policy *sp = &d->config->policy;
         char why[512];
 
-        if (caller_in_jail(who->pid)) {
+        if (caller_in_jail(who->pid, sock)) {
                 audit_refusal(who, rq, "the caller runs inside an sbx jail");
                 return sd_bus_error_set(err, SBX_ERR_DENIED, "sandboxd does not serve callers inside a jail");
         }
@@ -320,7 +387,8 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
                 r = bad_request(err, r, &e);
                 goto out;
         }
-        if ((r = admit(d, &who, &rq, &g, err)) < 0)
+        /* Peer to peer, the socket is the caller's own; on the system bus, the bus's. */
+        if ((r = admit(d, &who, c && !c->stub ? sd_bus_get_fd(c->bus) : -1, &rq, &g, err)) < 0)
                 goto out;
         sb = sandbox_new(d, c);
         if (!sb || !(sb->profile = strdup(rq.profile)) || !(sb->argv = strv_copy(&rq.cmd))) {
@@ -335,7 +403,7 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
         struct launch l = {
                 .rq = &rq, .config = d->config, .grant = &g, .uid = who.uid, .gid = who.gid, .groups = who.groups,
                 .n_groups = who.n_groups, .workspace_fd = fds[0], .stdio = { fds[1], fds[2], fds[3] },
-                .hide = d->socket_paths, .n_hide = d->n_socket_paths,
+                .hide = d->socket_paths, .n_hide = d->n_socket_paths, .umask = who.umask,
         };
         if (launch_start(sb, &l, &e) < 0) {
                 char msg[1024];

@@ -138,6 +138,7 @@ struct launch {
         int workspace_fd, stdio[3];
         const char (*hide)[108]; /* sandboxd's sockets, masked wherever a bind carries them */
         size_t n_hide;
+        mode_t umask; /* the caller's */
 };
 /* Forks the launcher for @sb and watches it.  0, or -errno with @e filled. */
 int launch_start(struct sandbox *sb, const struct launch *l, struct sbx_error *e);

@@ -204,10 +204,13 @@ static void check_request(const struct launch *l, struct sbx_profile *pr, struct
         }
         if (apply_ceilings(&pr->plan, &rq->opts.plan, l->grant, why, sizeof(why)) < 0)
                 refuse(rep, false, NULL, why);
-        /* Supervised means limited: the profile's limits and the site's ceilings hold
-         * even on cgroup v1, where direct mode leaves a profile's defaults out. */
-        pr->plan.limits.memory_explicit = pr->plan.limits.memory != 0;
-        pr->plan.limits.pids_explicit = pr->plan.limits.pids != 0;
+        /* The site's ceilings hold like limits the caller asked for: a cgroup even on
+         * v1, where a profile's own defaults are left out as in direct mode (a v1
+         * attach waits out an RCU grace period; v2 always gets its cgroup, for free). */
+        if (l->grant->max_memory)
+                pr->plan.limits.memory_explicit = true;
+        if (l->grant->max_pids)
+                pr->plan.limits.pids_explicit = true;
         pr->plan.run_as = true;
         pr->plan.userns = false;
         pr->plan.uid = l->uid;
@@ -250,6 +253,7 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         if (take_fds(l, ctl) < 0)
                 _exit(1);
         prctl(PR_SET_NAME, "sbx-launcher", 0, 0, 0);
+        umask(l->umask); /* the caller's, not sandboxd's */
         /* 3-4. The request as the caller, and every verdict. */
         sbx_profile_init(&pr);
         check_request(l, &pr, &rep);

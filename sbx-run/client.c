@@ -25,7 +25,8 @@
 
 extern char **environ;
 
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+/* As direct mode forwards them to the jail. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT };
 
 struct call {
         sd_bus *bus;

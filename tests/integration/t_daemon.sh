@@ -128,6 +128,13 @@ owner=$(stat -c %u:%g "$WS/made-by-user" 2>/dev/null)
 [[ $owner == "$UID_U:$GID_U" ]] && t_ok "user: a file it writes in the workspace is its own (host view)" ||
 	t_fail "user: a file it writes in the workspace is its own (host view)" "owner ${owner:-none}; $(run_info)"
 
+(
+	umask 027
+	usbx --workspace "$WS" -- "$WS/probe" write "$WS/umask-027"
+)
+mode=$(stat -c %a "$WS/umask-027" 2>/dev/null)
+[[ $mode == 640 ]] && t_ok "user: the command keeps the caller's umask" || t_fail "user: the caller's umask" "mode ${mode:-none}"
+
 dsbx --workspace "$WS" -- "$WS/probe" status
 if ((RC == 0)); then
 	expect_kv "root: runs as uid 0" uid 0
@@ -163,6 +170,14 @@ if ((RC != 0)) && ! grep -q s3cret "$OUT"; then
 	t_ok "user: a bind of what it cannot open itself is refused"
 else
 	t_fail "user: a bind of what it cannot open itself is refused" "$(run_info); out: $(head -c 200 "$OUT")"
+fi
+
+mkdir -p "$T/roots"
+usbx --workspace "$T/roots" -- "$WS/probe" write "$T/roots/planted"
+if ((RC != 0)) && [[ ! -e $T/roots/planted ]]; then
+	t_ok "user: a workspace it may open but not write is refused ($RC)"
+else
+	t_fail "user: a workspace it may not write is refused" "$(run_info)"
 fi
 
 SBX_AS=$NOBODY dsbx --workspace /tmp -- /bin/true
@@ -427,7 +442,8 @@ r=$(kv result)
 	t_fail "sandboxd's socket is unreachable from a jail" "result=$r; $(run_info)"
 mkdir -p "$WS/sub"
 ln "$WS/inside.sock" "$WS/sub/link.sock"
-cp "$SBX_RUN" "$WS/sbx-run"
+# (never the ASan build: LeakSanitizer cannot run under the jail's seccomp filter)
+cp "$SBX_ROOT/build/sbx-run" "$WS/sbx-run"
 dsbx --workspace "$WS" -- "$WS/sbx-run" --daemon --socket "$WS/sub/link.sock" --workspace "$WS" -- /bin/true
 ((RC == 126)) && grep -q "jail" "$ERR" && t_ok "a jail that reaches sandboxd anyway is denied" ||
 	t_fail "a jail that reaches sandboxd anyway is denied" "$(run_info)"

@@ -9,6 +9,10 @@ dm_init
 
 LAUNCHES=${SBX_DAEMON_LAUNCHES:-2000}
 CLIENTS=64
+# ASan keeps freed memory in quarantine: RSS says nothing there (LeakSanitizer, at
+# sandboxd's clean stop, says what matters).
+ASAN=0
+grep -q __asan_init "$SANDBOXD" && ASAN=1
 
 dm_policy <<EOF
 allow:
@@ -56,7 +60,7 @@ now=$(held)
 settled "$base" && t_ok "after $LAUNCHES launches: no more fds, no child, no zombie ($base -> $now)" ||
 	t_fail "after $LAUNCHES launches: nothing held" "fds children zombies: $base -> $now"
 rss1=$(dm_rss_kb)
-((rss1 - rss0 < 1024)) && t_ok "after $LAUNCHES launches: RSS flat (${rss0} -> ${rss1} KiB)" ||
+((ASAN || rss1 - rss0 < 1024)) && t_ok "after $LAUNCHES launches: RSS flat (${rss0} -> ${rss1} KiB)" ||
 	t_fail "after $LAUNCHES launches: RSS flat" "${rss0} -> ${rss1} KiB"
 
 pids=()
@@ -75,8 +79,34 @@ now=$(held)
 settled "$base" && t_ok "after $CLIENTS concurrent clients: no more fds, no child, no zombie ($base -> $now)" ||
 	t_fail "after $CLIENTS concurrent clients: nothing held" "fds children zombies: $base -> $now"
 rss2=$(dm_rss_kb)
-((rss2 - rss0 < 2048)) && t_ok "after $CLIENTS concurrent clients: RSS flat (${rss0} -> ${rss2} KiB)" ||
+((ASAN || rss2 - rss0 < 2048)) && t_ok "after $CLIENTS concurrent clients: RSS flat (${rss0} -> ${rss2} KiB)" ||
 	t_fail "after $CLIENTS concurrent clients: RSS flat" "${rss0} -> ${rss2} KiB"
+
+# Clients that each launch one sandbox after another, side by side: sandboxes start
+# and end while others do, and fd numbers are handed out again all the time.
+burst() {
+	local i
+	for ((i = 0; i < 40; i++)); do
+		"$SBX_RUN" --daemon --socket "$DM_SOCK" --workspace "$WS" -- /bin/true </dev/null >/dev/null 2>>"$T/burst-$1.err" || return 1
+	done
+}
+pids=()
+for ((c = 0; c < 8; c++)); do
+	burst "$c" &
+	pids+=($!)
+done
+failed=0
+for p in "${pids[@]}"; do
+	wait "$p" || failed=$((failed + 1))
+done
+((failed == 0)) && t_ok "8 clients launching 40 sandboxes each, side by side, all exit 0" ||
+	t_fail "8 clients launching side by side" "$failed failed: $(cat "$T"/burst-*.err | sort | uniq -c | head -3 | tr '\n' '|')"
+pid_alive "$DM_PID" && t_ok "sandboxd still runs after them" || t_fail "sandboxd still runs" "$(tail -c 300 "$DM_LOG")"
+wait_until 5 settled "$base"
+now=$(held)
+settled "$base" && t_ok "after the side-by-side launches: no more fds, no child, no zombie ($base -> $now)" ||
+	t_fail "after the side-by-side launches: nothing held" "fds children zombies: $base -> $now"
+! grep -q "EBADF\|Assertion" "$DM_LOG" && t_ok "sandboxd logged no bad fd" || t_fail "sandboxd logged no bad fd" "$(grep -m2 "EBADF\|Assertion" "$DM_LOG")"
 
 [[ $(host_mounts) == "$mounts0" ]] && t_ok "no mount left on the host" || t_fail "no mount left" "$(diff <(echo "$mounts0") <(host_mounts) | head -5 | tr '\n' '|')"
 left() { [[ $(sbx_cgroups) == "$cgroups0" ]]; }

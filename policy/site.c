@@ -19,6 +19,7 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/parse.h"
+#include "profile.h"
 #include "schema-int.h"
 
 /* Users and groups share one list type: both are unsigned int on Linux. */
@@ -51,19 +52,6 @@ static bool is_account_name(const char *s)
         for (size_t i = 0; i < n; i++)
                 if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
                       s[i] == '_' || s[i] == '-' || s[i] == '.' || (s[i] == '$' && i == n - 1)))
-                        return false;
-        return true;
-}
-
-/* As load.c names profiles: letters, digits, '-', '_', '.', not starting with '.', so
- * that no name reaches outside the profile directories ("../x"). */
-static bool is_profile_name(const char *s)
-{
-        if (!*s || *s == '.' || strlen(s) > 64)
-                return false;
-        for (; *s; s++)
-                if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-' ||
-                      *s == '_' || *s == '.'))
                         return false;
         return true;
 }
@@ -190,7 +178,7 @@ SBX_KEY_LIST(parse_groups, item_group)
 
 static int item_profile(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *it)
 {
-        if (strcmp(it->value, "*") != 0 && !is_profile_name(it->value))
+        if (strcmp(it->value, "*") != 0 && !sbx_is_profile_name(it->value))
                 return sbx_diag_at(c->d, c->file, it,
                                    "'%s': '%s' is not a profile name (letters, digits, '-', '_', '.'), nor \"*\" for any", c->path,
                                    it->value);
@@ -215,7 +203,7 @@ static int item_deny_profile(struct sbx_walk *c, const struct sbx_key *k, const 
         (void)k;
         if (strcmp(it->value, "*") == 0)
                 return sbx_diag_at(c->d, c->file, it, "'%s': name the profiles nobody may use; \"*\" is not one", c->path);
-        if (!is_profile_name(it->value))
+        if (!sbx_is_profile_name(it->value))
                 return sbx_diag_at(c->d, c->file, it, "'%s': '%s' is not a profile name (letters, digits, '-', '_', '.')",
                                    c->path, it->value);
         if (sbx_strv_contains(&sp->deny_profiles, it->value))

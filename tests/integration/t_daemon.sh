@@ -41,6 +41,7 @@ allow:
     profiles: [workspace, strict]
     max_sandboxes: 3
     max_time: 60s
+    max_memory: 64M
 deny:
   commands: [dd]
 limits:
@@ -161,6 +162,14 @@ usbx --workspace "$WS" -- /bin/dd if=/dev/zero of=/dev/null count=1
 
 usbx --workspace "$WS" --timeout 5m -- /bin/true
 ((RC == 126)) && t_ok "user: a timeout above the site's max_time is denied" || t_fail "user: timeout above max_time" "$(run_info)"
+
+# The site's max_memory holds on cgroup v1 too, where a profile's own default is not
+# applied: the ceiling makes the sandbox's cgroup.
+usbx --workspace "$WS" -- "$WS/probe" membomb 256
+[[ $RC == 137 ]] && t_ok "user: the site's max_memory is enforced (membomb 256 MiB under 64M: 137)" ||
+	t_fail "user: the site's max_memory is enforced" "$(run_info); $(head -c 200 "$OUT")"
+usbx --workspace "$WS" --memory 1G -- /bin/true
+((RC == 126)) && t_ok "user: --memory above the site's max_memory is denied" || t_fail "user: --memory above max_memory" "$(run_info)"
 
 mkdir -p "$T/secret"
 chmod 0700 "$T/secret"

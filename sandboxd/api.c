@@ -388,7 +388,7 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
                 goto out;
         }
         /* Peer to peer, the socket is the caller's own; on the system bus, the bus's. */
-        if ((r = admit(d, &who, c && !c->stub ? sd_bus_get_fd(c->bus) : -1, &rq, &g, err)) < 0)
+        if ((r = admit(d, &who, c && !c->bus_wide ? sd_bus_get_fd(c->bus) : -1, &rq, &g, err)) < 0)
                 goto out;
         sb = sandbox_new(d, c);
         if (!sb || !(sb->profile = strdup(rq.profile)) || !(sb->argv = strv_copy(&rq.cmd))) {

@@ -57,7 +57,7 @@ struct daemon {
 struct client {
         struct daemon *d;
         sd_bus *bus;
-        bool stub;            /* the system bus's stand-in: callers are found by sender */
+        bool bus_wide;        /* the system bus's stand-in, one for every caller there: they are found by sender */
         uid_t uid;            /* peer to peer: SO_PEERCRED at accept (connection caps only) */
         char *name;           /* system bus: the unique name; NULL peer to peer */
         sd_bus_track *track;  /* system bus: tells when the name goes away */

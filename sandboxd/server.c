@@ -160,12 +160,12 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 
 struct client *client_for(sd_bus_message *m, void *userdata)
 {
-        struct client *stub = userdata, *c;
-        struct daemon *d = stub->d;
+        struct client *slot_client = userdata, *c;
+        struct daemon *d = slot_client->d;
         const char *sender = sd_bus_message_get_sender(m);
 
-        if (!stub->stub)
-                return stub;
+        if (!slot_client->bus_wide)
+                return slot_client;
         if (!sender)
                 return NULL;
         for (c = d->clients; c; c = c->next)
@@ -176,7 +176,7 @@ struct client *client_for(sd_bus_message *m, void *userdata)
                 return NULL;
         n_clients++;
         c->d = d;
-        c->bus = sd_bus_ref(stub->bus);
+        c->bus = sd_bus_ref(slot_client->bus);
         c->name = strdup(sender);
         c->next = d->clients;
         if (d->clients)
@@ -265,16 +265,16 @@ int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
  * normal (containers); a bus that refuses the name is logged and skipped. */
 int server_connect_system_bus(struct daemon *d)
 {
-        static struct client stub;
+        static struct client bus_client;
         int r;
 
-        stub = (struct client){ .d = d, .stub = true };
+        bus_client = (struct client){ .d = d, .bus_wide = true };
         if ((r = sd_bus_open_system(&d->system_bus)) < 0)
                 return r;
-        stub.bus = d->system_bus;
+        bus_client.bus = d->system_bus;
         if ((r = sd_bus_negotiate_creds(d->system_bus, 1, SD_BUS_CREDS_EUID | SD_BUS_CREDS_PID)) < 0 && r != -ENOPROTOOPT)
                 goto fail;
-        if ((r = api_attach(d, d->system_bus, d->system_slots, 4, &stub)) < 0 ||
+        if ((r = api_attach(d, d->system_bus, d->system_slots, 4, &bus_client)) < 0 ||
             (r = sd_bus_request_name(d->system_bus, SBX_BUS_NAME, 0)) < 0 ||
             (r = sd_bus_attach_event(d->system_bus, d->event, SD_EVENT_PRIORITY_NORMAL)) < 0)
                 goto fail;

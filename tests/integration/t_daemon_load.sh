@@ -37,6 +37,14 @@ settled() { # no more fds than BASE holds, no child, no zombie
 	read -r fds children zombies <<<"$(held)"
 	((fds <= ${1%% *} && children == 0 && zombies == 0))
 }
+# expect_settled WHEN: once the last clients are gone, the daemon holds what it did.
+expect_settled() {
+	local now
+	wait_until 5 settled "$base"
+	now=$(held)
+	settled "$base" && t_ok "after $1: no more fds, no child, no zombie ($base -> $now)" ||
+		t_fail "after $1: nothing held" "fds children zombies: $base -> $now"
+}
 
 # Warm up (lazy timers, the journal socket, malloc arenas), then the baseline once
 # the last client's connection is closed.
@@ -55,10 +63,7 @@ for ((i = 0; i < LAUNCHES; i++)); do
 		failed=$((failed + 1))
 done
 ((failed == 0)) && t_ok "$LAUNCHES sequential launches all exit 0" || t_fail "$LAUNCHES sequential launches" "$failed failed: $(tail -n 3 "$T/seq-err" | tr '\n' '|')"
-wait_until 5 settled "$base"
-now=$(held)
-settled "$base" && t_ok "after $LAUNCHES launches: no more fds, no child, no zombie ($base -> $now)" ||
-	t_fail "after $LAUNCHES launches: nothing held" "fds children zombies: $base -> $now"
+expect_settled "$LAUNCHES launches"
 rss1=$(dm_rss_kb)
 ((ASAN || rss1 - rss0 < 1024)) && t_ok "after $LAUNCHES launches: RSS flat (${rss0} -> ${rss1} KiB)" ||
 	t_fail "after $LAUNCHES launches: RSS flat" "${rss0} -> ${rss1} KiB"
@@ -74,10 +79,7 @@ for p in "${pids[@]}"; do
 	wait "$p" || failed=$((failed + 1))
 done
 ((failed == 0)) && t_ok "$CLIENTS concurrent clients all exit 0" || t_fail "$CLIENTS concurrent clients" "$failed failed: $(cat "$T"/c*.err | sort | uniq -c | head -3 | tr '\n' '|')"
-wait_until 5 settled "$base"
-now=$(held)
-settled "$base" && t_ok "after $CLIENTS concurrent clients: no more fds, no child, no zombie ($base -> $now)" ||
-	t_fail "after $CLIENTS concurrent clients: nothing held" "fds children zombies: $base -> $now"
+expect_settled "$CLIENTS concurrent clients"
 rss2=$(dm_rss_kb)
 ((ASAN || rss2 - rss0 < 2048)) && t_ok "after $CLIENTS concurrent clients: RSS flat (${rss0} -> ${rss2} KiB)" ||
 	t_fail "after $CLIENTS concurrent clients: RSS flat" "${rss0} -> ${rss2} KiB"
@@ -102,10 +104,7 @@ done
 ((failed == 0)) && t_ok "8 clients launching 40 sandboxes each, side by side, all exit 0" ||
 	t_fail "8 clients launching side by side" "$failed failed: $(cat "$T"/burst-*.err | sort | uniq -c | head -3 | tr '\n' '|')"
 pid_alive "$DM_PID" && t_ok "sandboxd still runs after them" || t_fail "sandboxd still runs" "$(tail -c 300 "$DM_LOG")"
-wait_until 5 settled "$base"
-now=$(held)
-settled "$base" && t_ok "after the side-by-side launches: no more fds, no child, no zombie ($base -> $now)" ||
-	t_fail "after the side-by-side launches: nothing held" "fds children zombies: $base -> $now"
+expect_settled "the side-by-side launches"
 ! grep -q "EBADF\|Assertion" "$DM_LOG" && t_ok "sandboxd logged no bad fd" || t_fail "sandboxd logged no bad fd" "$(grep -m2 "EBADF\|Assertion" "$DM_LOG")"
 
 [[ $(host_mounts) == "$mounts0" ]] && t_ok "no mount left on the host" || t_fail "no mount left" "$(diff <(echo "$mounts0") <(host_mounts) | head -5 | tr '\n' '|')"

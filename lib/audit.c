@@ -61,32 +61,6 @@ static void entry_done(struct entry *en)
 
 /* ------------------------------------------------------------------ UTF-8 */
 
-/* Length of the valid UTF-8 sequence at @s (NUL-terminated), 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-        size_t n;
-        unsigned min, cp;
-
-        if (s[0] < 0x80)
-                return 1;
-        if ((s[0] & 0xe0) == 0xc0)
-                n = 2, min = 0x80, cp = s[0] & 0x1f;
-        else if ((s[0] & 0xf0) == 0xe0)
-                n = 3, min = 0x800, cp = s[0] & 0x0f;
-        else if ((s[0] & 0xf8) == 0xf0)
-                n = 4, min = 0x10000, cp = s[0] & 0x07;
-        else
-                return 0;
-        for (size_t i = 1; i < n; i++) {
-                if ((s[i] & 0xc0) != 0x80) /* also stops at the NUL */
-                        return 0;
-                cp = (cp << 6) | (s[i] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-                return 0;
-        return n;
-}
-
 /* How many bytes of @s to keep so that it is at most @max long and no valid UTF-8
  * sequence is split (a byte that is not UTF-8 counts as one character). */
 static size_t utf8_cut(const char *s, size_t max)
@@ -94,7 +68,7 @@ static size_t utf8_cut(const char *s, size_t max)
         size_t at = 0;
 
         while (s[at]) {
-                size_t n = utf8_len((const unsigned char *)s + at);
+                size_t n = sbx_utf8_len((const unsigned char *)s + at);
 
                 if (n == 0)
                         n = 1;
@@ -431,7 +405,7 @@ static bool needs_quotes(const char *v)
                 if (*c <= ' ' || *c == 0x7f || *c == '"' || *c == '=' || *c == '\\')
                         return true;
                 if (*c >= 0x80) {
-                        size_t n = utf8_len(c);
+                        size_t n = sbx_utf8_len(c);
 
                         if (n == 0)
                                 return true;
@@ -449,7 +423,7 @@ static void logfmt_value(FILE *f, const char *v)
         }
         fputc('"', f);
         for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
-                size_t n = *c >= 0x80 ? utf8_len(c) : 1;
+                size_t n = *c >= 0x80 ? sbx_utf8_len(c) : 1;
 
                 if (*c == '"' || *c == '\\')
                         fprintf(f, "\\%c", *c);

@@ -3,8 +3,7 @@
 
 #include <stddef.h>
 
-/* Length of the valid UTF-8 sequence at @s, 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
+size_t sbx_utf8_len(const unsigned char *s)
 {
         size_t n;
         unsigned min;
@@ -39,7 +38,7 @@ void sbx_json_string(FILE *f, const char *s)
         }
         fputc('"', f);
         for (const unsigned char *c = (const unsigned char *)s; *c;) {
-                size_t n = utf8_len(c);
+                size_t n = sbx_utf8_len(c);
 
                 if (n == 0) {
                         /* argv may hold any bytes; JSON must stay valid UTF-8. */

@@ -49,9 +49,11 @@ bool sbx_is_profile_name(const char *s)
         return true;
 }
 
-static int read_path(const char *path, struct source *s, struct sbx_diag *d)
+/* @trusted: read for sandboxd, as root, on behalf of every caller: the file must be
+ * root's (or ours) and writable by no one else, as the site policy must. */
+static int read_path(const char *path, struct source *s, bool trusted, struct sbx_diag *d)
 {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         struct stat st;
         ssize_t n;
 
@@ -61,6 +63,12 @@ static int read_path(const char *path, struct source *s, struct sbx_diag *d)
                 return sbx_diag_at(d, path, NULL, "not a regular file");
         if (st.st_size > SBX_YAML_MAX_BYTES)
                 return sbx_diag_at(d, path, NULL, "larger than 1 MiB: not a profile");
+        if (trusted && st.st_uid != 0 && st.st_uid != geteuid())
+                return sbx_diag_at(d, path, NULL, "owned by uid %u, neither root nor this process: refused",
+                                   (unsigned)st.st_uid);
+        if (trusted && (st.st_mode & (S_IWGRP | S_IWOTH)))
+                return sbx_diag_at(d, path, NULL, "writable by others (mode %04o): refused; chmod go-w it",
+                                   (unsigned)(st.st_mode & 07777));
         if (!realpath(path, s->origin))
                 snprintf(s->origin, sizeof(s->origin), "%s", path);
         s->text = malloc((size_t)st.st_size + 1);
@@ -148,7 +156,7 @@ static int find(const struct sbx_profile_store *st, const char *what, const char
 
                 if (len < 0 || (size_t)len >= sizeof(path))
                         return sbx_diag_at(d, what, NULL, "the path is too long");
-                r = read_path(path, s, d);
+                r = read_path(path, s, false, d);
                 if (r == -ENOENT)
                         return sbx_diag_at(d, path, NULL, "no such profile file '%s'", what);
                 return r;
@@ -165,7 +173,7 @@ static int find(const struct sbx_profile_store *st, const char *what, const char
                         skipped = true;
                         continue;
                 }
-                r = read_path(path, s, d);
+                r = read_path(path, s, false, d);
                 if (r != -ENOENT)
                         return r;
         }
@@ -398,8 +406,10 @@ static int store_dir(struct sbx_profile_store *st, const char *dir, struct sbx_d
                         snprintf(path, sizeof(path), "%s/%s", dir, list[j]->d_name);
                         if (!sbx_is_profile_name(name))
                                 r = sbx_diag_at(d, path, NULL, "not a profile name: rename the file (letters, digits, '-', '_', '.')");
-                        else if ((r = read_path(path, &s, d)) == 0 && store_add(st, name, s.origin, s.text, s.len) < 0)
+                        else if ((r = read_path(path, &s, true, d)) == 0 && store_add(st, name, s.origin, s.text, s.len) < 0)
                                 r = sbx_diag_at(d, path, NULL, "out of memory");
+                        else if (r == -ENOENT)
+                                r = 0; /* gone since the listing (or a dangling link): not a profile */
                         source_done(&s);
                 }
                 free(list[j]);
@@ -498,7 +508,7 @@ int sbx_profile_list(FILE *out)
                         if (len > 5 && strcmp(list[j]->d_name + len - 5, ".yaml") == 0) {
                                 snprintf(name, sizeof(name), "%.*s", (int)(len - 5), list[j]->d_name);
                                 snprintf(path, sizeof(path), "%s/%s", search_dirs[i], list[j]->d_name);
-                                if (sbx_is_profile_name(name) && !seen(&names, name) && read_path(path, &s, &d) == 0 &&
+                                if (sbx_is_profile_name(name) && !seen(&names, name) && read_path(path, &s, false, &d) == 0 &&
                                     sbx_strv_push(&names, name) == 0)
                                         describe(out, name, path, s.text, s.len);
                                 source_done(&s);

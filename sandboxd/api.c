@@ -20,13 +20,12 @@
 #include "../lib/cleanup.h"
 #include "daemon.h"
 
-#define MAX_GROUPS 64
 
 struct caller {
         uid_t uid;
         gid_t gid;
         pid_t pid;
-        gid_t groups[MAX_GROUPS];
+        gid_t groups[SBX_MAX_GROUPS];
         size_t n_groups;
         mode_t umask;
 };
@@ -82,8 +81,8 @@ static int get_caller(sd_bus_message *m, struct caller *who, sd_bus_error *err)
         (void)sd_bus_creds_get_pid(c, &who->pid);
         who->umask = umask_of(who->pid);
         n = sd_bus_creds_get_supplementary_gids(c, &gids);
-        if (n > MAX_GROUPS)
-                return sd_bus_error_setf(err, SD_BUS_ERROR_ACCESS_DENIED, "the caller is in %d groups; sandboxd handles %d", n, MAX_GROUPS);
+        if (n > SBX_MAX_GROUPS)
+                return sd_bus_error_setf(err, SD_BUS_ERROR_ACCESS_DENIED, "the caller is in %d groups; sandboxd handles %d", n, SBX_MAX_GROUPS);
         for (int i = 0; i < n; i++)
                 who->groups[who->n_groups++] = gids[i];
         return 0;

@@ -107,7 +107,7 @@ struct sandbox {
         sd_bus_message *run_call;     /* Run, answered once the launcher decided */
         sd_bus_message *waiters[8];   /* Wait calls, answered at exit */
         size_t n_waiters;
-        bool ran, have_result, refused, failed;
+        bool have_result, refused, failed;
         int kill_signal;              /* the last signal asked for, 0: none */
         struct sbx_result result;
         struct sbx_error error;

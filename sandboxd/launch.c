@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../lib/cleanup.h"
@@ -342,6 +343,7 @@ int launch_start(struct sandbox *sb, const struct launch *l, struct sbx_error *e
         if (sb->pidfd < 0) {
                 r = sbx_error_set(e, "launch", errno, "pidfd_open", "", "cannot watch the launcher");
                 kill(pid, SIGKILL);
+                (void)waitpid(pid, NULL, 0); /* nothing else will reap it */
                 return r;
         }
         /* Reports before the exit: a launcher's last words are read before its death. */
@@ -349,6 +351,7 @@ int launch_start(struct sandbox *sb, const struct launch *l, struct sbx_error *e
             (r = sd_event_source_set_priority(sb->ctl_src, SD_EVENT_PRIORITY_IMPORTANT)) < 0 ||
             (r = sd_event_add_io(sb->d->event, &sb->pidfd_src, sb->pidfd, EPOLLIN, on_exit_, sb)) < 0) {
                 (void)syscall(SYS_pidfd_send_signal, sb->pidfd, SIGKILL, NULL, 0);
+                (void)waitpid(pid, NULL, 0); /* nothing else will reap it */
                 return sbx_error_set(e, "launch", -r, "sd_event_add_io", "", "cannot watch the launcher");
         }
         return 0;

@@ -168,8 +168,10 @@ int sbx_request_option_u64(struct sbx_request *rq, const char *key, uint64_t val
         for (size_t i = 0; i < ELEMENTSOF(numeric); i++) {
                 if (strcmp(key, numeric[i].key) != 0)
                         continue;
-                if (sbx_strv_contains(&rq->words, numeric[i].flag))
+                /* Seen by key, not by looking in words: a path may be spelt "--memory". */
+                if (rq->numeric_seen & (1u << i))
                         return invalid(e, EINVAL, numeric[i].key, "option given twice");
+                rq->numeric_seen |= 1u << i;
                 if (i == 0)
                         snprintf(buf, sizeof(buf), "%llu.%03llu", (unsigned long long)(value / 1000),
                                  (unsigned long long)(value % 1000));

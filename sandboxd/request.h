@@ -27,6 +27,7 @@ struct sbx_request {
         struct sbx_strv environ; /* NAME=VALUE, the caller's own */
         size_t bytes, n_env, n_mounts;
         bool net_seen, hostname_seen;
+        unsigned numeric_seen;   /* bit i: the i-th numeric option was given */
         /* After sbx_request_finish(): */
         char **argv;             /* words, "--", cmd (owned by the strv below) */
         struct sbx_strv all;

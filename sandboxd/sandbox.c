@@ -110,7 +110,6 @@ static void result(struct sandbox *sb, const void *arg)
         sb->result = r->res;
         if (r->err.errnum)
                 sb->error = r->err;
-        sb->ran = r->res.ran;
         sb->have_result = true;
 }
 
@@ -196,7 +195,6 @@ static void gone(struct sandbox *sb, const void *arg)
 {
         struct daemon *d = sb->d;
         siginfo_t si = { 0 };
-        enum sandbox_state was = sb->state;
 
         (void)arg;
         launch_drain(sb); /* its last reports first */
@@ -215,7 +213,8 @@ static void gone(struct sandbox *sb, const void *arg)
         sb->state = SB_EXITED;
         d->n_sandboxes--;
 
-        if (was == SB_STARTING || (!sb->refused && !sb->have_result && !sb->ran && sb->run_call)) {
+        /* Run still unanswered (after the drain above): no decision ever came. */
+        if (sb->run_call) {
                 snprintf(sb->reason, sizeof(sb->reason), "the launcher ended before it decided (%s %d)",
                          si.si_code == CLD_EXITED ? "exit status" : "signal", si.si_status);
                 sb->refused = sb->failed = true;
@@ -224,6 +223,7 @@ static void gone(struct sandbox *sb, const void *arg)
                 api_reply_run(sb);
         }
         if (sb->refused) {
+                api_reply_waiters(sb); /* root may have found it in List and waited */
                 sandbox_free(sb);
                 return;
         }
@@ -232,12 +232,14 @@ static void gone(struct sandbox *sb, const void *arg)
                 sb->result = (struct sbx_result){ .status = 128 + SIGKILL, .exit_code = -1, .signal = SIGKILL };
         }
         audit(sb, SBX_AUDIT_EXIT, NULL);
+        /* Waits from other connections (the same uid, root) are answered even when
+         * the owner is gone. */
+        api_reply_waiters(sb);
         if (!sb->owner) {
                 sandbox_free(sb); /* nobody left to Wait for it */
                 return;
         }
         api_emit_exited(sb);
-        api_reply_waiters(sb);
         drop_exited_beyond_limit(d, sb->uid);
 }
 

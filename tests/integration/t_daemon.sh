@@ -54,8 +54,9 @@ policy_main
 usbx() {
 	local t0
 	t0=$(_now_us)
-	timeout -k 5 "$SBX_HANG" setpriv --reuid="$U" --regid="$U" --init-groups \
-		"$SBX_RUN" --daemon --socket "$DM_SOCK" "$@" >"$OUT" 2>"$ERR" </dev/null
+	# fd 9 and SBX_SECRET: what the client holds must not reach the jail.
+	SBX_SECRET=leak123 timeout -k 5 "$SBX_HANG" setpriv --reuid="$U" --regid="$U" --init-groups \
+		"$SBX_RUN" --daemon --socket "$DM_SOCK" "$@" >"$OUT" 2>"$ERR" </dev/null 9<"$WS/probe"
 	RC=$?
 	WALL_MS=$((($(_now_us) - t0) / 1000))
 	HUNG=0
@@ -117,6 +118,9 @@ if ((RC == 0)); then
 	expect_kv "user: no ambient capability" CapAmb 0000000000000000
 	expect_kv "user: no_new_privs" NoNewPrivs 1
 	expect_kv "user: seccomp filter" Seccomp 2
+	expect_kv "user: no fd but stdio" fds 0,1,2
+	leaked=$(grep -E '^env\.(SBX_SECRET|LISTEN_[A-Z]+|NOTIFY_SOCKET|DBUS_[A-Z_]+|INVOCATION_ID)=' "$OUT")
+	[[ -z $leaked ]] && t_ok "user: nothing of the client's or the daemon's environment" || t_fail "user: environment" "$leaked"
 	[[ $(kv ns.pid) != "$(host_ns pid)" ]] && t_ok "user: own pid namespace" || t_fail "user: own pid namespace" "host's"
 	[[ $(kv ns.net) != "$(host_ns net)" ]] && t_ok "user: own net namespace" || t_fail "user: own net namespace" "host's"
 	[[ $(kv ns.mnt) != "$(host_ns mnt)" ]] && t_ok "user: own mount namespace" || t_fail "user: own mount namespace" "host's"
@@ -243,6 +247,17 @@ if [[ -n $id ]] && wait_until 5 at_least_jailed 2 tree-token; then
 		/io/sbx/Sandbox1 io.sbx.Sandbox1.Manager Kill si "$id" 9 2>&1)
 	[[ $got == *NoSuchSandbox* || $got == *"no sandbox"* ]] && jailed tree-token &&
 		t_ok "another user cannot Kill it" || t_fail "another user cannot Kill it" "$got"
+	# The sandbox's own object is root's and its owner's only, too.
+	as_u() { setpriv --reuid="$U" --regid="$U" --clear-groups busctl --address="unix:path=$DM_SOCK" "$@" 2>&1; }
+	got=$(as_u call io.sbx.Sandbox1 "$path" io.sbx.Sandbox1.Sandbox Kill i 9)
+	[[ $got == *"Call failed"* ]] && jailed tree-token && t_ok "another user cannot Kill it through its object" ||
+		t_fail "another user cannot Kill it through its object" "$got"
+	got=$(as_u get-property io.sbx.Sandbox1 "$path" io.sbx.Sandbox1.Sandbox Argv)
+	[[ $got != *tree-token* && $got == *ailed* ]] && t_ok "another user cannot read its Argv" ||
+		t_fail "another user cannot read its Argv" "$got"
+	got=$(timeout 5 setpriv --reuid="$U" --regid="$U" --clear-groups busctl --address="unix:path=$DM_SOCK" call io.sbx.Sandbox1 \
+		/io/sbx/Sandbox1 io.sbx.Sandbox1.Manager Wait s "$id" 2>&1)
+	[[ $got == *"Call failed"* ]] && t_ok "another user cannot Wait on it" || t_fail "another user cannot Wait on it" "$got"
 	bus call io.sbx.Sandbox1 /io/sbx/Sandbox1 io.sbx.Sandbox1.Manager Kill si "$id" 9 >/dev/null 2>&1
 	wait_until 2 no_jailed tree-token && t_ok "Kill ends the whole tree" ||
 		t_fail "Kill ends the whole tree" "left: $(describe_procs tree-token)"
@@ -457,3 +472,24 @@ dsbx --workspace "$WS" -- "$WS/sbx-run" --daemon --socket "$WS/sub/link.sock" --
 ((RC == 126)) && grep -q "jail" "$ERR" && t_ok "a jail that reaches sandboxd anyway is denied" ||
 	t_fail "a jail that reaches sandboxd anyway is denied" "$(run_info)"
 dm_stop
+
+# ------------------------------------------------------------------ installed profiles
+
+# sandboxd reads /etc/sbx/profiles as root for every caller: a profile there that
+# others may write is refused, as the site policy would be.  (A private /etc/sbx, on a
+# tmpfs over /etc in a mount namespace of the test's own.)
+check_profiles_dir() { # MODE: sandboxd --check-config with one profile of that mode
+	unshare -m --propagation private sh -c '
+		mount -t tmpfs -o mode=0755 sbx-etc /etc && mkdir -p /etc/sbx/profiles &&
+		printf "extends: workspace\n" >/etc/sbx/profiles/site-one.yaml &&
+		chmod "$1" /etc/sbx/profiles/site-one.yaml &&
+		printf "allow:\n  - users: [0]\n    profiles: [\"*\"]\n" >/etc/sbx/policy.yaml &&
+		exec "$2" --check-config --policy /etc/sbx/policy.yaml' check "$1" "$SANDBOXD" >"$T/check-out" 2>&1
+}
+check_profiles_dir 0644
+rc=$?
+((rc == 0)) && t_ok "an installed profile of root's, mode 0644, loads" || t_fail "an installed profile loads" "rc $rc: $(head -c 300 "$T/check-out")"
+check_profiles_dir 0664
+rc=$?
+((rc != 0)) && grep -q "writable by others" "$T/check-out" && t_ok "an installed profile others may write is refused" ||
+	t_fail "an installed profile others may write is refused" "rc $rc: $(head -c 300 "$T/check-out")"

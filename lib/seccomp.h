@@ -16,20 +16,26 @@ struct sbx_seccomp {
         unsigned short len;
 };
 
-/* What a profile adds to the default filter. */
+/* What a profile changes in the default filter. */
 struct sbx_seccomp_extra {
-        char *const *allow; /* names taken off the default deny list */
+        char *const *allow; /* names the default denies, allowed */
         size_t n_allow;
-        char *const *deny;  /* names added to it */
+        char *const *deny;  /* names denied whole, whatever the default says of them */
         size_t n_deny;
-        bool kill;          /* the added names kill the process instead of failing with EPERM */
+        bool kill;          /* the denied names kill the process instead of failing with EPERM */
+        bool wx;            /* no mapping both writable and executable, no shmat(SHM_EXEC) */
 };
 
 /* Compiles the default filter, with @x's changes when not NULL. */
 int sbx_seccomp_prepare(struct sbx_seccomp *s, const struct sbx_seccomp_extra *x, struct sbx_error *e);
 /* @name is a system call of this architecture; when not, @near gets the closest one. */
 bool sbx_seccomp_known(const char *name, char *near, size_t size);
+/* The default filter denies @name whole, so a profile may allow it. */
 bool sbx_seccomp_denied_by_default(const char *name);
+/* The filter allows or denies @name by its arguments (a profile cannot lift that). */
+bool sbx_seccomp_checks_arguments(const char *name);
+/* The first native syscall number this libseccomp does not know: from there on, ENOSYS. */
+unsigned sbx_seccomp_first_unknown(void);
 /* Child: only syscalls; requires no_new_privs already set. */
 int sbx_seccomp_apply(const struct sbx_seccomp *s, struct sbx_error *e);
 void sbx_seccomp_done(struct sbx_seccomp *s);

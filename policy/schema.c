@@ -168,6 +168,9 @@ static int item_syscall(struct sbx_walk *c, const struct sbx_key *k, const struc
         if (!sbx_seccomp_known(it->value, near, sizeof(near)))
                 return sbx_diag_at(c->d, c->file, it, "'%s': unknown system call '%s'%s%s%s", c->path, it->value,
                                    near[0] ? " (did you mean '" : "", near, near[0] ? "'?)" : "");
+        if (strcmp(c->path, "seccomp.allow") == 0 && sbx_seccomp_checks_arguments(it->value))
+                return sbx_diag_at(c->d, c->file, it, "'%s': the default filter checks the arguments of '%s', and those checks cannot be lifted",
+                                   c->path, it->value);
         if (strcmp(c->path, "seccomp.allow") == 0 && !sbx_seccomp_denied_by_default(it->value))
                 return sbx_diag_at(c->d, c->file, it, "'%s': '%s' is not denied by the default filter, so there is nothing to allow",
                                    c->path, it->value);

@@ -19,6 +19,7 @@ eperm=(
 	ioctl_tiocsti ioctl_tiocsti_hibits ioctl_tioclinux
 	chmod_suid fchmod_suid fchmodat_sgid
 	sethostname setgroups0 chroot reboot swapon
+	sysfs ustat uselib adjtimex_read personality_bsd name_to_handle_at modify_ldt
 )
 eafnosupport=(
 	socket_packet socket_vsock socket_key socket_alg socket_bluetooth socket_tipc

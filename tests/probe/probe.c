@@ -1152,11 +1152,37 @@ static int try_chroot(void) { return TRY(chroot("/")); }
 /* Bad magic: EINVAL once past the capability check. */
 static int try_reboot(void) { return TRY(syscall(SYS_reboot, 0xfee1dead, 0, 0, NULL)); }
 static int try_swapon(void) { return TRY(syscall(SYS_swapon, "/nonexistent-sbx-probe", 0)); }
+/* Denied by the allowlist (not named by it), not by a rule of their own; without the
+ * filter each succeeds, or fails with another errno (ENOSYS where the kernel lacks it). */
+static int try_sysfs(void) { return TRY(syscall(SYS_sysfs, 3)); }
+static int try_ustat(void)
+{
+	char buf[64];
+	return TRY(syscall(SYS_ustat, 0, buf));
+}
+static int try_uselib(void) { return TRY(syscall(SYS_uselib, "/nonexistent-sbx-probe")); }
+static int try_adjtimex_read(void)
+{
+	unsigned char tx[208] = { 0 };  /* struct timex, modes 0: read only */
+	return TRY(syscall(SYS_adjtimex, tx));
+}
+static int try_personality_bsd(void) { return TRY(syscall(SYS_personality, 6 /* PER_BSD */)); }
+static int try_name_to_handle_at(void)
+{
+	unsigned char fh[136] = { 128 };  /* struct file_handle, handle_bytes 128 */
+	int mount_id;
+	return TRY(syscall(SYS_name_to_handle_at, AT_FDCWD, "/", fh, &mount_id, 0));
+}
 /* A number no kernel defines: must fail, not kill. */
 static int try_syscall_1000(void) { return TRY(syscall(1000)); }
 
 #ifdef __x86_64__
 static int try_iopl(void) { return TRY(syscall(SYS_iopl, 3)); }
+static int try_modify_ldt(void)
+{
+	unsigned char ldt[16];
+	return TRY(syscall(SYS_modify_ldt, 0 /* read */, ldt, sizeof(ldt)));
+}
 
 /* The 32-bit entry point runs with another syscall table; a filter that does
  * not check the architecture lets i386 unshare(CLONE_NEWUSER) through. */
@@ -1257,8 +1283,15 @@ static const struct attempt attempts[] = {
 	{ "reboot", try_reboot },
 	{ "swapon", try_swapon },
 	{ "syscall_1000", try_syscall_1000 },
+	{ "sysfs", try_sysfs },
+	{ "ustat", try_ustat },
+	{ "uselib", try_uselib },
+	{ "adjtimex_read", try_adjtimex_read },
+	{ "personality_bsd", try_personality_bsd },
+	{ "name_to_handle_at", try_name_to_handle_at },
 #ifdef __x86_64__
 	{ "iopl", try_iopl },
+	{ "modify_ldt", try_modify_ldt },
 	{ "int80_getpid", try_int80_getpid },
 	{ "int80_unshare_newuser", try_int80_unshare_newuser },
 	{ "x32_unshare_newuser", try_x32_unshare_newuser },

@@ -23,8 +23,9 @@ DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-c
 RUN_LIBS = $(shell $(PKG_CONFIG) --libs libcap libmnl yaml-0.1 libseccomp libsystemd 2>/dev/null)
 SECCOMP_LIBS = $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
 
-# libsbx: every stage of the jail.  The default seccomp filter is compiled at build time
-# (gen-seccomp) and embedded; seccomp.c compiles at launch only a profile's additions.
+# libsbx: every stage of the jail.  The default seccomp filter and its common variants
+# are compiled at build time (gen-seccomp) and embedded; seccomp.c compiles at launch
+# only for a profile's own seccomp changes.
 LIB_SRCS = lib/error.c lib/strv.c lib/json.c lib/plan.c lib/defaults.c lib/parse.c lib/validate.c \
            lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
            lib/sync.c lib/exec.c lib/init.c lib/jail.c lib/audit.c

@@ -44,6 +44,14 @@ static void append(char *list, size_t size, const char *sep, const char *item)
 
 /* ---- child: the command (PID 2) ---------------------------------------------- */
 
+static void send_weakened(int sync_fd, const char *what)
+{
+        struct sbx_msg m = { .type = SBX_MSG_WEAKENED };
+
+        sbx_strlcpy(m.text, what, sizeof(m.text));
+        sbx_sync_send(sync_fd, &m);
+}
+
 _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, int sync_fd)
 {
         struct sbx_error e = { 0 };
@@ -67,14 +75,16 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
 
         if (sbx_privs_drop(p, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
+        r = sbx_privs_mdwe(p, weak, sizeof(weak), &e);
+        if (r < 0)
+                sbx_sync_fail(sync_fd, &e);
+        if (r > 0)
+                send_weakened(sync_fd, weak);
         r = sbx_landlock_apply(p, weak, sizeof(weak), &e);
         if (r < 0)
                 sbx_sync_fail(sync_fd, &e);
-        if (r > 0) {
-                struct sbx_msg m = { .type = SBX_MSG_WEAKENED };
-                sbx_strlcpy(m.text, weak, sizeof(m.text));
-                sbx_sync_send(sync_fd, &m);
-        }
+        if (r > 0)
+                send_weakened(sync_fd, weak);
         /* Last: from here on only what the filter allows, execve among it. */
         if (sbx_seccomp_apply(filter, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
@@ -482,6 +492,8 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         append(res->applied, sizeof(res->applied), ",", "pivot_root,ro-system,caps-dropped,no_new_privs,seccomp");
         if (!strstr(res->weakened, "landlock: not"))
                 append(res->applied, sizeof(res->applied), ",", "landlock");
+        if (p->mdwe && !strstr(res->weakened, "memory_deny_write_execute: no"))
+                append(res->applied, sizeof(res->applied), ",", "mdwe");
         if (cg.version)
                 append(res->applied, sizeof(res->applied), ",", cg.version == 2 ? "cgroup-v2" : "cgroup-v1");
 out:

@@ -236,7 +236,11 @@ void sbx_plan_to_json_fields(const struct sbx_plan *p, FILE *f)
         fputs("},\"optional\":[", f);
         fputs(p->optional & SBX_HARDEN_LANDLOCK ? "\"landlock\"" : "", f);
         fputs(p->optional & SBX_HARDEN_CGROUP ? (p->optional & SBX_HARDEN_LANDLOCK ? ",\"cgroup\"" : "\"cgroup\"") : "", f);
+        if (p->optional & SBX_HARDEN_MDWE)
+                fputs(p->optional & (SBX_HARDEN_LANDLOCK | SBX_HARDEN_CGROUP) ? ",\"memory_deny_write_execute\""
+                                                                             : "\"memory_deny_write_execute\"", f);
         fprintf(f, "],\"proc\":%s,\"capabilities\":\"0x%llx\"", p->no_proc ? "false" : "true", (unsigned long long)p->caps);
+        fprintf(f, ",\"memory_deny_write_execute\":%s", p->mdwe ? "true" : "false");
         sbx_json_strv(f, "bind_roots_ro", &p->roots_ro);
         sbx_json_strv(f, "bind_roots_rw", &p->roots_rw);
         fputs(",\"exec\":", f);

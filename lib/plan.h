@@ -67,6 +67,7 @@ struct sbx_mount {
 enum sbx_harden {
         SBX_HARDEN_LANDLOCK = 1u << 0,
         SBX_HARDEN_CGROUP = 1u << 1,
+        SBX_HARDEN_MDWE = 1u << 2,
 };
 
 struct sbx_limits {
@@ -111,6 +112,9 @@ struct sbx_plan {
          * writable mount is noexec.  The command policy's allowlist, made kernel-enforced. */
         bool exec_restricted;
         struct sbx_strv exec_allow;
+        /* No memory both writable and executable, none made executable once written:
+         * PR_SET_MDWE in the command's process, and the seccomp filter's W^X rules. */
+        bool mdwe;
 };
 
 

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <grp.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -146,6 +147,35 @@ int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e)
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return sbx_error_set(e, "privs", errno, "prctl", "PR_SET_NO_NEW_PRIVS", "cannot set no_new_privs");
         return 0;
+}
+
+#ifndef PR_SET_MDWE
+#define PR_SET_MDWE 65
+#define PR_MDWE_REFUSE_EXEC_GAIN (1UL << 0)
+#endif
+
+/* 8. Memory: no mapping writable and executable at once, and none made executable
+ *    once it was writable (Linux 6.3+), so nothing the command writes into memory can
+ *    be run.  Inherited across fork and execve, and cannot be cleared; the seccomp
+ *    filter adds the same refusal of W+X requests, and of shmat(SHM_EXEC), which MDWE
+ *    does not see. */
+int sbx_privs_mdwe(const struct sbx_plan *p, char *what, size_t size, struct sbx_error *e)
+{
+        int r, err;
+
+        what[0] = '\0';
+        if (!p->mdwe || prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0) == 0)
+                return 0;
+        err = errno;
+        if (err != EINVAL || !(p->optional & SBX_HARDEN_MDWE)) {
+                r = sbx_error_set(e, "privs", err, "prctl", "PR_SET_MDWE", "cannot deny write-and-execute memory");
+                if (err == EINVAL)
+                        sbx_error_hint(e, "the kernel has no PR_SET_MDWE (Linux 6.3 or later has): "
+                                          "list memory_deny_write_execute in the profile's optional, or set it false");
+                return r;
+        }
+        snprintf(what, size, "memory_deny_write_execute: no PR_SET_MDWE in this kernel; only W+X requests are refused");
+        return 1;
 }
 
 int sbx_privs_drop_init(const struct sbx_plan *p, struct sbx_error *e)

@@ -365,6 +365,32 @@ static int add_profile(scmp_filter_ctx c, const struct sbx_seccomp_extra *x, str
         return 0;
 }
 
+/* Allowlist mode's denials (policy/resolve.c): a memfd lives on an internal file
+ * system that neither Landlock nor noexec covers. */
+static char *const memfd_calls[] = { "memfd_create", "memfd_secret" };
+
+void sbx_seccomp_variant(unsigned v, struct sbx_seccomp_extra *x)
+{
+        *x = (struct sbx_seccomp_extra){ .wx = v & SBX_SECCOMP_WX };
+        if (v & SBX_SECCOMP_NO_MEMFD) {
+                x->deny = memfd_calls;
+                x->n_deny = ELEMENTSOF(memfd_calls);
+        }
+}
+
+int sbx_seccomp_variant_of(const struct sbx_seccomp_extra *x)
+{
+        bool memfd = x->n_deny == ELEMENTSOF(memfd_calls);
+
+        if (x->n_allow || (x->n_deny && x->kill))
+                return -1;
+        for (size_t i = 0; memfd && i < ELEMENTSOF(memfd_calls); i++)
+                memfd = listed(x->deny, x->n_deny, memfd_calls[i]);
+        if (x->n_deny && !memfd)
+                return -1;
+        return (x->wx ? SBX_SECCOMP_WX : 0) | (memfd ? SBX_SECCOMP_NO_MEMFD : 0);
+}
+
 bool sbx_seccomp_denied_by_default(const char *name)
 {
         return resolve(name) >= 0 && !in_allowed(name) && !conditional(NULL, name);

@@ -40,6 +40,15 @@ unsigned sbx_seccomp_first_unknown(void);
 int sbx_seccomp_apply(const struct sbx_seccomp *s, struct sbx_error *e);
 void sbx_seccomp_done(struct sbx_seccomp *s);
 
-/* The default filter, compiled by sbx_seccomp_prepare() at build time (tools/
- * gen-seccomp.c) and embedded: launching costs no compilation. */
-const struct sbx_seccomp *sbx_seccomp_builtin(void);
+/* The default filter and its common variants, compiled by sbx_seccomp_prepare() at
+ * build time (tools/gen-seccomp.c) and embedded: launching costs no compilation. */
+enum {
+        SBX_SECCOMP_WX = 1u << 0,       /* memory_deny_write_execute */
+        SBX_SECCOMP_NO_MEMFD = 1u << 1, /* allowlist mode: memfd_create, memfd_secret denied */
+        SBX_SECCOMP_VARIANTS = 4,
+};
+/* The changes variant @v (a set of the bits above) makes; @deny holds their names. */
+void sbx_seccomp_variant(unsigned v, struct sbx_seccomp_extra *x);
+/* The variant that makes exactly @x's changes, or -1 when @x needs its own filter. */
+int sbx_seccomp_variant_of(const struct sbx_seccomp_extra *x);
+const struct sbx_seccomp *sbx_seccomp_builtin(unsigned variant);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,43 +20,50 @@
 
 #define MAX_INTERP_DEPTH 4
 
-static int add_file(struct sbx_strv *set, const char *path, const char *path_env, unsigned depth);
+struct execset {
+        struct sbx_strv *set;
+        const char *path_env;
+        bool mdwe; /* memory_deny_write_execute: no program with an executable stack */
+};
 
-/* PT_INTERP of an ELF file (64- or 32-bit, native byte order), or "" when none. */
-static void elf_interp(int fd, char *buf, size_t size)
+static int add_file(const struct execset *x, const char *path, unsigned depth);
+
+/* PT_INTERP of an ELF file (64- or 32-bit, native byte order), or "" when none; and
+ * whether its PT_GNU_STACK asks for an executable stack, which the kernel then maps
+ * writable and executable at execve, PR_SET_MDWE or not. */
+static void elf_interp(int fd, char *buf, size_t size, bool *exec_stack)
 {
         Elf64_Ehdr eh;
+        uint64_t off = 0, len = 0;
 
         buf[0] = '\0';
+        *exec_stack = false;
         if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
                 return;
         for (unsigned i = 0; i < eh.e_phnum && i < 256; i++) {
                 Elf64_Phdr ph;
                 Elf32_Phdr ph32;
-                uint64_t off, len;
+                uint32_t type, flags;
 
                 if (eh.e_ident[EI_CLASS] == ELFCLASS64) {
                         if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * eh.e_phentsize)) != (ssize_t)sizeof(ph))
                                 return;
-                        if (ph.p_type != PT_INTERP)
-                                continue;
-                        off = ph.p_offset;
-                        len = ph.p_filesz;
+                        type = ph.p_type, flags = ph.p_flags, off = ph.p_offset, len = ph.p_filesz;
                 } else {
                         const Elf32_Ehdr *e32 = (const Elf32_Ehdr *)&eh;
 
                         if (pread(fd, &ph32, sizeof(ph32), (off_t)(e32->e_phoff + (uint64_t)i * e32->e_phentsize)) != (ssize_t)sizeof(ph32))
                                 return;
-                        if (ph32.p_type != PT_INTERP)
-                                continue;
-                        off = ph32.p_offset;
-                        len = ph32.p_filesz;
+                        type = ph32.p_type, flags = ph32.p_flags, off = ph32.p_offset, len = ph32.p_filesz;
                 }
+                if (type == PT_GNU_STACK)
+                        *exec_stack = flags & PF_X;
+                if (type != PT_INTERP || buf[0])
+                        continue;
                 if (len == 0 || len >= size || pread(fd, buf, len, (off_t)off) != (ssize_t)len)
                         buf[0] = '\0';
                 else
                         buf[len] = '\0';
-                return;
         }
 }
 
@@ -82,9 +90,9 @@ static void script_interp(int fd, char *interp, size_t isize, char *arg, size_t 
 
 /* @name on the jail's PATH: the first match, the one a shell would run (a program of
  * the same name later on PATH stays unexecutable). */
-static int add_name(struct sbx_strv *set, const char *name, const char *path_env, unsigned depth)
+static int add_name(const struct execset *x, const char *name, unsigned depth)
 {
-        _cleanup_free_ char *dirs = strdup(path_env ? path_env : "/usr/bin:/bin");
+        _cleanup_free_ char *dirs = strdup(x->path_env ? x->path_env : "/usr/bin:/bin");
         char *save = NULL;
         int r;
 
@@ -96,18 +104,19 @@ static int add_name(struct sbx_strv *set, const char *name, const char *path_env
                 if (dir[0] != '/')
                         continue;
                 snprintf(path, sizeof(path), "%s/%s", dir, name);
-                if ((r = add_file(set, path, path_env, depth)) != 0)
+                if ((r = add_file(x, path, depth)) != 0)
                         return r < 0 ? r : 0;
         }
         return 0;
 }
 
-/* 1 when @path is an executable file (now in @set), 0 when not, or -ENOMEM. */
-static int add_file(struct sbx_strv *set, const char *path, const char *path_env, unsigned depth)
+/* 1 when @path is an executable file (now in the set), 0 when not, or -ENOMEM. */
+static int add_file(const struct execset *x, const char *path, unsigned depth)
 {
         char real[PATH_MAX], interp[PATH_MAX], arg[256];
         _cleanup_close_ int fd = -1;
         struct stat st;
+        bool exec_stack;
         int r;
 
         char link[64];
@@ -124,32 +133,40 @@ static int add_file(struct sbx_strv *set, const char *path, const char *path_env
         if (n <= 0 || real[0] != '/')
                 return 0;
         real[n] = '\0';
-        if (sbx_strv_contains(set, real))
+        if (sbx_strv_contains(x->set, real))
                 return 1;
-        if (sbx_strv_push(set, real) < 0)
+        elf_interp(fd, interp, sizeof(interp), &exec_stack);
+        /* Its stack would be memory the program writes and may run: left off the list
+         * (it does not run), as memory_deny_write_execute promises. */
+        if (exec_stack && x->mdwe)
+                return 1;
+        if (sbx_strv_push(x->set, real) < 0)
                 return -ENOMEM;
-        elf_interp(fd, interp, sizeof(interp));
         if (interp[0])
-                return add_file(set, interp, path_env, depth + 1) < 0 ? -ENOMEM : 1;
+                return add_file(x, interp, depth + 1) < 0 ? -ENOMEM : 1;
         script_interp(fd, interp, sizeof(interp), arg, sizeof(arg));
         if (!interp[0])
                 return 1;
-        if ((r = add_file(set, interp, path_env, depth + 1)) < 0)
+        if ((r = add_file(x, interp, depth + 1)) < 0)
                 return r;
         /* "#!/usr/bin/env NAME": env then runs NAME from PATH. */
         if (arg[0] && arg[0] != '-' && strcmp(strrchr(interp, '/') ? strrchr(interp, '/') + 1 : interp, "env") == 0)
-                return add_name(set, arg, path_env, depth + 1) < 0 ? -ENOMEM : 1;
+                return add_name(x, arg, depth + 1) < 0 ? -ENOMEM : 1;
         return 1;
 }
 
 int sbx_execset_build(struct sbx_profile *pr)
 {
-        const char *path = sbx_plan_get_env(&pr->plan, "PATH");
+        const struct execset x = {
+                .set = &pr->plan.exec_allow,
+                .path_env = sbx_plan_get_env(&pr->plan, "PATH"),
+                .mdwe = pr->plan.mdwe,
+        };
         int r;
 
         pr->plan.exec_restricted = true;
         for (size_t i = 0; i < pr->commands.allow.n; i++)
-                if ((r = add_name(&pr->plan.exec_allow, pr->commands.allow.v[i], path, 0)) < 0)
+                if ((r = add_name(&x, pr->commands.allow.v[i], 0)) < 0)
                         return r;
         return 0;
 }

@@ -533,7 +533,7 @@ int sbx_profile_list(FILE *out)
 
 void sbx_profile_init(struct sbx_profile *pr)
 {
-        *pr = (struct sbx_profile){ .system = true, .audit_argv_max = 4096 };
+        *pr = (struct sbx_profile){ .system = true, .audit_argv_max = 4096, .mdwe = -1 };
         sbx_plan_init(&pr->plan);
         pr->plan.hostname = strdup("sbx"); /* NULL (out of memory) fails at resolve */
 }

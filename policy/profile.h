@@ -32,6 +32,8 @@ struct sbx_profile {
         struct sbx_strv seccomp_allow; /* taken off the default deny list */
         struct sbx_strv seccomp_deny;  /* added to it */
         int seccomp_action;            /* 0: additions fail with EPERM; 1: they kill */
+        int mdwe;                      /* memory_deny_write_execute: 1, 0, or -1 when no layer
+                                        * set it (then: on in allowlist mode) */
         uint64_t audit_argv_max;       /* bytes of argv an audit record keeps */
         /* Keys no profile that extends this one may change, and the profile that said so. */
         struct sbx_strv final, final_from;

@@ -181,6 +181,13 @@ static int restrict_exec(struct sbx_profile *pr, struct sbx_error *e)
         return 0;
 }
 
+/* memory_deny_write_execute: as the profile says, and when it says nothing, on with an
+ * allowlist, whose promise is that nothing the jail writes runs, in memory too. */
+static void memory_wx(struct sbx_profile *pr)
+{
+        pr->plan.mdwe = pr->mdwe >= 0 ? pr->mdwe == 1 : pr->commands.mode == SBX_CMD_ALLOWLIST;
+}
+
 int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_plan *cli, bool net_set, const struct sbx_vars *vars,
                         struct sbx_error *e)
 {
@@ -194,6 +201,7 @@ int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_plan *cli, bool
                 return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
         /* The execute allowlist is looked up on the profile's PATH, before the caller's
          * --env could point it into the workspace. */
+        memory_wx(pr);
         if ((r = restrict_exec(pr, e)) < 0 || (r = pass_env(pr, vars->env, e)) < 0 || (r = narrow(p, cli, net_set, e)) < 0)
                 return r;
         if (pr->git && p->workspace_mode != SBX_WS_NONE && (r = sbx_git_binds(pr, p->workspace, e)) < 0)
@@ -241,8 +249,9 @@ void sbx_profile_to_json(const struct sbx_profile *pr, FILE *f)
         fputs("}\n", f);
 }
 
-/* The filter a profile's seccomp section asks for: the build-time one when it adds
- * nothing, else compiled now with the additions. */
+/* The filter a profile asks for: one compiled at build time when its changes are the
+ * common ones (allowlist mode's memfd denial, memory_deny_write_execute), else
+ * compiled now. */
 int sbx_profile_seccomp(const struct sbx_profile *pr, struct sbx_seccomp *s, const struct sbx_seccomp **ret,
                         struct sbx_error *e)
 {
@@ -252,12 +261,13 @@ int sbx_profile_seccomp(const struct sbx_profile *pr, struct sbx_seccomp *s, con
                 .deny = pr->seccomp_deny.v,
                 .n_deny = pr->seccomp_deny.n,
                 .kill = pr->seccomp_action == 1,
+                .wx = pr->plan.mdwe,
         };
-        int r;
+        int r, v = sbx_seccomp_variant_of(&x);
 
         *s = (struct sbx_seccomp){ 0 };
-        if (!x.n_allow && !x.n_deny) {
-                *ret = sbx_seccomp_builtin();
+        if (v >= 0) {
+                *ret = sbx_seccomp_builtin((unsigned)v);
                 return 0;
         }
         if ((r = sbx_seccomp_prepare(s, &x, e)) < 0)

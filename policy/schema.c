@@ -199,8 +199,11 @@ static int item_optional(struct sbx_walk *c, const struct sbx_key *k, const stru
                 *SBX_KEY_AT(c, k, unsigned) |= SBX_HARDEN_LANDLOCK;
         else if (strcmp(it->value, "cgroup") == 0)
                 *SBX_KEY_AT(c, k, unsigned) |= SBX_HARDEN_CGROUP;
+        else if (strcmp(it->value, "memory_deny_write_execute") == 0)
+                *SBX_KEY_AT(c, k, unsigned) |= SBX_HARDEN_MDWE;
         else
-                return sbx_diag_at(c->d, c->file, it, "'%s': '%s' cannot be optional; the steps that may be: landlock, cgroup",
+                return sbx_diag_at(c->d, c->file, it,
+                                   "'%s': '%s' cannot be optional; the steps that may be: landlock, cgroup, memory_deny_write_execute",
                                    c->path, it->value);
         return 0;
 }
@@ -521,6 +524,17 @@ static int parse_namespaces(struct sbx_walk *c, const struct sbx_key *k, const s
         return 0;
 }
 
+/* A bool kept apart from "not set", which follows commands.mode (resolve.c). */
+static int parse_mdwe(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        bool on = false;
+        int r = sbx_walk_bool(c, k, v, &on);
+
+        if (r == 0)
+                *SBX_KEY_AT(c, k, int) = on;
+        return r;
+}
+
 static int parse_proc(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
         bool on = true;
@@ -638,6 +652,7 @@ static const struct sbx_key top_keys[] = {
         { "environment", sbx_key_section, 0, environment_keys, NULL },
         { "seccomp", sbx_key_section, 0, seccomp_keys, NULL },
         { "capabilities", parse_caps, OFF(plan.caps), NULL, "[CAP_NET_BIND_SERVICE]" },
+        { "memory_deny_write_execute", parse_mdwe, OFF(mdwe), NULL, "true" },
         { "limits", sbx_key_section, 0, limits_keys, NULL },
         { "commands", sbx_key_section, 0, commands_keys, NULL },
         { "audit", sbx_key_section, 0, audit_keys, NULL },

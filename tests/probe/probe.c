@@ -39,6 +39,11 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -1345,6 +1350,247 @@ static int cmd_syscalls(char **argv)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- memory W^X */
+
+#ifndef PR_SET_MDWE
+#define PR_SET_MDWE 65
+#define PR_GET_MDWE 66
+#endif
+#ifndef SYS_pkey_mprotect
+#define SYS_pkey_mprotect 329
+#endif
+#ifndef SHM_EXEC
+#define SHM_EXEC 0100000
+#endif
+
+/* A function that returns 42: proof that bytes this process wrote were run. */
+#if defined(__x86_64__)
+static const unsigned char ret42[] = { 0xb8, 0x2a, 0x00, 0x00, 0x00, 0xc3 }; /* mov eax,42; ret */
+#elif defined(__aarch64__)
+static const unsigned char ret42[] = { 0x40, 0x05, 0x80, 0x52, 0xc0, 0x03, 0x5f, 0xd6 }; /* mov w0,#42; ret */
+#else
+#define NO_RET42 1
+static const unsigned char ret42[] = { 0 };
+#endif
+
+/* Runs the code at @p: "ok" only if it returned 42. */
+static int run_code(void *p)
+{
+	int (*fn)(void) = (int (*)(void))p;
+
+	__builtin___clear_cache((char *)p, (char *)p + sizeof(ret42));
+	return fn() == 42 ? 0 : EIO;
+}
+
+static void *map_anon(int prot)
+{
+	void *p = mmap(NULL, 4096, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Anonymous memory mapped writable and executable at once. */
+static int wx_mmap_rwx(void)
+{
+	void *p = map_anon(PROT_READ | PROT_WRITE | PROT_EXEC);
+
+	if (!p)
+		return errno;
+	memcpy(p, ret42, sizeof(ret42));
+	return run_code(p);
+}
+
+/* Written, then made writable and executable. */
+static int wx_mprotect_rwx(void)
+{
+	void *p = map_anon(PROT_READ | PROT_WRITE);
+
+	if (!p)
+		return errno;
+	memcpy(p, ret42, sizeof(ret42));
+	if (mprotect(p, 4096, PROT_READ | PROT_WRITE | PROT_EXEC) < 0)
+		return errno;
+	return run_code(p);
+}
+
+/* Written, then made executable (not writable): the attack. */
+static int wx_gain_exec(long (*protect)(void *, int))
+{
+	void *p = map_anon(PROT_READ | PROT_WRITE);
+
+	if (!p)
+		return errno;
+	memcpy(p, ret42, sizeof(ret42));
+	if (protect(p, PROT_READ | PROT_EXEC) < 0)
+		return errno;
+	return run_code(p);
+}
+static long do_mprotect(void *p, int prot) { return mprotect(p, 4096, prot); }
+static long do_pkey_mprotect(void *p, int prot) { return syscall(SYS_pkey_mprotect, p, 4096, prot, -1); }
+static int wx_mprotect_rx(void) { return wx_gain_exec(do_mprotect); }
+static int wx_pkey_mprotect_rx(void) { return wx_gain_exec(do_pkey_mprotect); }
+
+/* Executable first, then writable, then executable again. */
+static int wx_rx_rw_rx(void)
+{
+	void *p = map_anon(PROT_READ | PROT_EXEC);
+
+	if (!p)
+		return errno;
+	if (mprotect(p, 4096, PROT_READ | PROT_WRITE) < 0)
+		return errno;
+	memcpy(p, ret42, sizeof(ret42));
+	if (mprotect(p, 4096, PROT_READ | PROT_EXEC) < 0)
+		return errno;
+	return run_code(p);
+}
+
+/* A System V segment written through one attach, run through another. */
+static int wx_shmat_exec(void)
+{
+	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0700);  /* SHM_EXEC needs x */
+	void *w, *x;
+
+	if (id < 0)
+		return errno;
+	w = shmat(id, NULL, 0);
+	shmctl(id, IPC_RMID, NULL);
+	if (w == (void *)-1)
+		return errno;
+	memcpy(w, ret42, sizeof(ret42));
+	x = shmat(id, NULL, SHM_EXEC | SHM_RDONLY);
+	if (x == (void *)-1)
+		return errno;
+	return run_code(x);
+}
+
+/* A file written, then mapped executable: a memfd, or a file in @dir. */
+static int map_file_exec(int fd)
+{
+	void *x;
+
+	if (write(fd, ret42, sizeof(ret42)) != (ssize_t)sizeof(ret42))
+		return errno;
+	x = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (x == MAP_FAILED)
+		return errno;
+	return run_code(x);
+}
+static int wx_memfd_exec(void)
+{
+	int fd = (int)syscall(SYS_memfd_create, "sbx-probe", 0);
+	return fd < 0 ? errno : map_file_exec(fd);
+}
+static int wx_file_exec(const char *dir)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/.sbx-probe-code-%d", dir, getpid());
+	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errno;
+	unlink(p);
+	return map_file_exec(fd);
+}
+static int wx_cwd_exec(void) { return wx_file_exec("."); }
+static int wx_tmp_exec(void) { return wx_file_exec("/tmp"); }
+static int wx_devshm_exec(void) { return wx_file_exec("/dev/shm"); }
+
+/* Written into an executable mapping through /proc/self/mem, which writes past the
+ * page protection (FOLL_FORCE). */
+static int wx_procmem(void)
+{
+	void *p = map_anon(PROT_READ | PROT_EXEC);
+	int fd;
+
+	if (!p)
+		return errno;
+	fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (pwrite(fd, ret42, sizeof(ret42), (off_t)(uintptr_t)p) != (ssize_t)sizeof(ret42))
+		return errno;
+	return run_code(p);
+}
+
+static const struct attempt wx_attempts[] = {
+	{ "mmap_rwx", wx_mmap_rwx },
+	{ "mprotect_rwx", wx_mprotect_rwx },
+	{ "mprotect_rx", wx_mprotect_rx },
+	{ "pkey_mprotect_rx", wx_pkey_mprotect_rx },
+	{ "rx_rw_rx", wx_rx_rw_rx },
+	{ "shmat_exec", wx_shmat_exec },
+	{ "memfd_exec", wx_memfd_exec },
+	{ "cwd_exec", wx_cwd_exec },
+	{ "tmp_exec", wx_tmp_exec },
+	{ "devshm_exec", wx_devshm_exec },
+	{ "procmem", wx_procmem },
+};
+
+/* wx: every way this process could run bytes it wrote, each in a child: "ok" means
+ * the code ran (it returned 42).  mdwe is PR_GET_MDWE (1: PR_MDWE_REFUSE_EXEC_GAIN). */
+static int cmd_wx(char **argv)
+{
+	int mdwe;
+
+	(void)argv;
+#ifdef NO_RET42
+	kv("result", "unsupported-arch");
+	return 0;
+#endif
+	mdwe = prctl(PR_GET_MDWE, 0, 0, 0, 0);
+	kv("mdwe", "%s", mdwe < 0 ? errname(errno) : mdwe & 1 ? "1" : "0");
+	for (size_t i = 0; i < sizeof(wx_attempts) / sizeof(wx_attempts[0]); i++)
+		run_attempt(&wx_attempts[i]);
+	kv("result", "ok");
+	return 0;
+}
+
+/* stack-exec: copies code into a stack buffer and calls it; "ok" only where the stack
+ * is executable (a program whose PT_GNU_STACK asks for it; SIGSEGV otherwise). */
+static int stack_exec(void)
+{
+	unsigned char code[64];
+
+	memcpy(code, ret42, sizeof(ret42));
+	return run_code(code);
+}
+static const struct attempt stack_attempt = { "stack_exec", stack_exec };
+
+static int cmd_stack_exec(char **argv)
+{
+	(void)argv;
+	run_attempt(&stack_attempt);
+	kv("result", "ok");
+	return 0;
+}
+
+/* no-mdwe CMD ARGS...: runs CMD as on a kernel without PR_SET_MDWE (Linux < 6.3):
+ * a seccomp filter, inherited by everything CMD starts, answers prctl(PR_SET_MDWE)
+ * and prctl(PR_GET_MDWE) with EINVAL.  Needs CAP_SYS_ADMIN (no no_new_privs, which
+ * would change what CMD may do). */
+static int cmd_no_mdwe(char **argv)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 4),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_MDWE, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_GET_MDWE, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0) {
+		fprintf(stderr, "probe: no-mdwe: cannot install the filter: %s\n", strerror(errno));
+		return 125;
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "probe: no-mdwe: cannot run '%s': %s\n", argv[0], strerror(errno));
+	return 127;
+}
+
 /* ---------------------------------------------------------------- processes, limits */
 
 /* Signals a well-behaved process would die of; the nasty children below
@@ -1549,6 +1795,9 @@ static const struct command commands[] = {
 	{ "sysvipc", 0, 0, cmd_sysvipc, "" },
 	{ "exit", 1, 1, cmd_exit, "CODE" },
 	{ "raise", 1, 1, cmd_raise, "SIGNAL" },
+	{ "wx", 0, 0, cmd_wx, "" },
+	{ "stack-exec", 0, 0, cmd_stack_exec, "" },
+	{ "no-mdwe", 1, 64, cmd_no_mdwe, "CMD [ARGS...]" },
 };
 
 static int usage(void)

@@ -393,7 +393,8 @@ static void test_empty_and_everything(void)
               pr.plan.ns_shared == (SBX_NS_SHARE_IPC | SBX_NS_SHARE_UTS | SBX_NS_SHARE_CGROUP));
         CHECK(G, "every key: filesystem bools", !pr.system && pr.git && pr.plan.no_proc);
         CHECK(G, "every key: workspace ro", pr.plan.workspace_mode == SBX_WS_RO);
-        CHECK(G, "every key: optional", pr.plan.optional == (SBX_HARDEN_LANDLOCK | SBX_HARDEN_CGROUP));
+        CHECK(G, "every key: optional", pr.plan.optional == (SBX_HARDEN_LANDLOCK | SBX_HARDEN_CGROUP | SBX_HARDEN_MDWE));
+        CHECK(G, "every key: memory_deny_write_execute false, kept apart from unset", pr.mdwe == 0);
         CHECK(G, "every key: bind in mapping form", mount_at(&pr, "/m2") && mount_at(&pr, "/m2")->optional &&
                                                            str_is(mount_at(&pr, "/m2")->source, "/home/u/.m2"));
         CHECK(G, "every key: seccomp", sbx_strv_contains(&pr.seccomp_allow, "ptrace") &&
@@ -446,6 +447,7 @@ static void test_shipped(void)
                 CHECK(G, "workspace: limits", pr.plan.limits.pids == 1024 && half_of_ram(pr.plan.limits.memory));
                 CHECK(G, "workspace: cgroup optional, no command policy",
                       pr.plan.optional == SBX_HARDEN_CGROUP && pr.commands.mode == SBX_CMD_OFF);
+                CHECK(G, "workspace: memory_deny_write_execute unset", pr.mdwe == -1);
         } else {
                 CHECK(G, "workspace loads by name", false);
         }
@@ -502,6 +504,7 @@ static void test_shipped(void)
                               sbx_strv_contains(&pr.commands.rm_protected, "/work/ws"));
                 CHECK(G, "strict: rules", pr.commands.deny_patterns.n == 1 && pr.commands.chmod_modes.n == 11 &&
                                                   pr.commands.kill_targets.n == 2 && pr.commands.git_deny.n == 9);
+                CHECK(G, "strict: memory_deny_write_execute", pr.mdwe == 1);
                 CHECK(G, "strict: network and the allowlist final",
                       final_from(&pr, "network", "strict") && final_from(&pr, "commands.mode", "strict") &&
                               final_from(&pr, "commands.allow", "strict"));

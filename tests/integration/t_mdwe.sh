@@ -91,12 +91,12 @@ elif form == "procmem":         # written past the protection through /proc/self
     except OSError as e:
         ctypes.set_errno(e.errno)
         refused("/proc/self/mem")
-elif form in ("memfd", "workspace", "tmp", "devshm"):
+elif form in ("memfd", "workspace", "tmp", "devshm", "tmpfs", "rwbind"):
     try:
         if form == "memfd":
             fd = os.memfd_create("x")
         else:
-            d = {"workspace": ".", "tmp": "/tmp", "devshm": "/dev/shm"}[form]
+            d = {"workspace": ".", "tmp": "/tmp", "devshm": "/dev/shm", "tmpfs": "/scratch", "rwbind": "/rwbind"}[form]
             fd = os.open("%s/code.%d" % (d, os.getpid()), os.O_RDWR | os.O_CREAT, 0o600)
         os.write(fd, code)
         os.ftruncate(fd, 4096)
@@ -116,7 +116,8 @@ else:
 print("ran:", ctypes.CFUNCTYPE(ctypes.c_int)(a)())
 EOF
 
-forms=(mprotect rwx mprotect_rwx pkey_mprotect rx_rw_rx shmat procmem memfd workspace tmp devshm)
+forms=(mprotect rwx mprotect_rwx pkey_mprotect rx_rw_rx shmat procmem memfd workspace tmp devshm tmpfs rwbind)
+mkdir -p "$T/rwbind"
 for f in "${forms[@]}"; do
 	payload "$f"
 done
@@ -153,9 +154,9 @@ ran() {
 	fi
 }
 
-# ---- strict: every form refused
+# ---- strict: every form refused (a --tmpfs and a --rw bind given for the last two)
 for f in "${forms[@]}"; do
-	attack strict "$f"
+	attack strict "$f" --tmpfs /scratch:1M --rw "$T/rwbind:/rwbind"
 	not_run "strict: $f: written code does not run" "$f"
 done
 
@@ -177,6 +178,8 @@ attack workspace workspace
 ran "control: workspace runs the attack from a file in the workspace (not noexec there)" workspace
 attack workspace memfd
 ran "control: workspace runs the memfd attack (only the allowlist denies memfd)" memfd
+attack workspace tmpfs --tmpfs /scratch:1M
+ran "control: workspace runs the attack from a --tmpfs (noexec only under an allowlist)" tmpfs
 
 # ---- an allowlist that does not mention the key gets it
 printf 'extends: workspace\ncommands:\n  mode: allowlist\n  allow: [python3]\n' >"$T/allowlist.yaml"

@@ -4,10 +4,12 @@
 # jumps to it, in every way it could make written bytes executable. The code would
 # create a marker file in the workspace: the host checks that none appeared, and that
 # the same attack does create it under a profile without the key (so the test can
-# fail). The probe shows the kernel's side (PR_GET_MDWE, each refusal's errno) under a
-# profile of its own, and a kernel without PR_SET_MDWE (a filter that says EINVAL) is
-# refused unless the profile makes the key optional.
+# fail), directly and through sandboxd. The probe shows the kernel's side
+# (PR_GET_MDWE, each refusal's errno) under a profile of its own, and a kernel without
+# PR_SET_MDWE (a filter that says EINVAL) is refused unless the profile makes the key
+# optional.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../daemon.sh"
 t_init
 
 if [[ $(uname -m) != x86_64 ]]; then
@@ -244,6 +246,25 @@ if ran_ok "probe wx under workspace"; then
 	expect_kv "workspace: mprotect RW to RX runs (the probe can tell)" mprotect_rx ok
 	expect_kv "workspace: shmat SHM_EXEC runs (the probe can tell)" shmat_exec ok
 	expect_kv_not "workspace: /proc/self/mem cannot write code either (read-only /proc)" procmem ok
+fi
+
+# ---- through sandboxd: the same plan, the same refusal
+dm_init
+dm_policy <<'YAML'
+allow:
+  - users: [root]
+    profiles: ["*"]
+YAML
+if dm_start; then
+	rm -f "$WS/pwned.mprotect"
+	dsbx --profile strict --workspace "$WS" -- python3 attack.py mprotect payload.mprotect
+	not_run "sandboxd, strict: mprotect: written code does not run" mprotect
+	rm -f "$WS/pwned.mprotect"
+	dsbx --profile workspace --workspace "$WS" -- python3 attack.py mprotect payload.mprotect
+	ran "control: sandboxd, workspace runs the mprotect attack" mprotect
+	dm_stop
+else
+	t_fail "sandboxd: strict refuses written code" "sandboxd did not start: $(tail -c 300 "$DM_LOG" | tr '\n' '|')"
 fi
 
 # ---- --json says so

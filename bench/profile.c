@@ -42,7 +42,7 @@ int main(int argc, char **argv)
                         sbx_profile_init(&pr);
                         sbx_plan_init(&cli);
                         if (sbx_vars_init(&vars, NULL, &d) < 0 || sbx_profile_load(argv[a], &vars, &pr, &d) < 0 ||
-                            sbx_profile_resolve(&pr, &cli, false, &vars, &e) < 0 || sbx_cmd_check(&pr.commands, cmd, &v) < 0) {
+                            sbx_profile_resolve(&pr, &cli, false, &vars, &sbx_caller_self, &e) < 0 || sbx_cmd_check(&pr.commands, cmd, &v) < 0) {
                                 fprintf(stderr, "bench-profile: %s: failed\n", argv[a]);
                                 return 1;
                         }

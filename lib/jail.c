@@ -52,7 +52,22 @@ static void send_weakened(int sync_fd, const char *what)
         sbx_sync_send(sync_fd, &m);
 }
 
-_Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, int sync_fd)
+/* The seccomp listener to PID 1, which answers the command's connects (broker.h). */
+static void send_listener(int sock, int fd)
+{
+        char control[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 0;
+        struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof(control) };
+        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof(int));
+        (void)sendmsg(sock, &mh, MSG_NOSIGNAL);
+}
+
+_Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, int sync_fd, int broker_sock)
 {
         struct sbx_error e = { 0 };
         struct sigaction dfl = { .sa_handler = SIG_DFL };
@@ -85,14 +100,35 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
                 sbx_sync_fail(sync_fd, &e);
         if (r > 0)
                 send_weakened(sync_fd, weak);
-        /* Last: from here on only what the filter allows, execve among it. */
-        if (sbx_seccomp_apply(filter, &e) < 0)
+        /* Last: from here on only what the filter allows, execve among it; its
+         * listener goes to PID 1 (and is close-on-exec here). */
+        int listener = -1;
+
+        if (sbx_seccomp_apply(filter, p->unix_broker ? &listener : NULL, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
+        if (listener >= 0)
+                send_listener(broker_sock, listener);
         sbx_exec(p->argv, p->env, &e);
         sbx_sync_fail(sync_fd, &e);
 }
 
 /* ---- child: the jail's PID 1 -------------------------------------------------- */
+
+/* Every fd above 2 but @a and @b (-1: none). */
+static int close_all_but(int a, int b)
+{
+        int keep[2] = { a < b ? a : b, a < b ? b : a };
+        unsigned from = 3;
+
+        for (int i = 0; i < 2; i++) {
+                if (keep[i] < 3)
+                        continue;
+                if ((unsigned)keep[i] > from && syscall(SYS_close_range, from, (unsigned)keep[i] - 1, 0) < 0)
+                        return -errno;
+                from = (unsigned)keep[i] + 1;
+        }
+        return syscall(SYS_close_range, from, ~0u, 0) < 0 ? -errno : 0;
+}
 
 static int write_proc(const char *file, const char *value, struct sbx_error *e)
 {
@@ -163,6 +199,8 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
 {
         struct sbx_error e = { 0 };
         struct pollfd pfd = { .fd = parent_pidfd, .events = POLLIN };
+        int state_fds[SBX_MAX_STATE] = { -1, -1, -1, -1 }, broker_sv[2] = { -1, -1 };
+        struct sbx_broker broker;
         pid_t command;
 
         /* 1. Die with the launcher.  The pidfd closes the race in which it died
@@ -189,26 +227,47 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, "uts", errno, "sethostname", p->hostname, "cannot set the hostname"), &e));
         if (p->net == SBX_NET_NONE && sbx_net_loopback_up(&e) < 0)
                 sbx_sync_fail(sync_fd, &e);
-        /* 5. The file system view; pivot_root; old root detached. */
-        if (sbx_mount_apply(p, &e) < 0) {
+        /* 5. The file system view; pivot_root; old root detached.  The private tmpfs
+         *    of a git directory go home, for what the command leaves there. */
+        if (sbx_mount_apply(p, state_fds, &e) < 0) {
                 if (p->userns)
                         apparmor_hint(&e);
                 sbx_sync_fail(sync_fd, &e);
         }
-        /* 6. The command, as PID 2. */
+        for (int i = 0; i < SBX_MAX_STATE; i++)
+                if (state_fds[i] >= 0) {
+                        struct sbx_msg m = { .type = SBX_MSG_STATE_FD, .wstatus = i };
+
+                        sbx_sync_send_fd(sync_fd, &m, state_fds[i]);
+                        close(state_fds[i]);
+                }
+        /* 6. The command, as PID 2.  PID 1 first takes the Landlock scopes alone
+         *    (abstract sockets, signals), so that the command's domain nests in its
+         *    own: PID 1, the broker, reaches the jail's abstract sockets and
+         *    processes and nothing outside, as the command does. */
+        if (p->unix_broker && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, broker_sv) < 0)
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "init", errno, "socketpair", "", "cannot start the connect broker"), &e));
+        if (p->unix_broker && sbx_landlock_scope(&e) < 0)
+                sbx_sync_fail(sync_fd, &e);
         command = fork();
         if (command < 0)
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, "init", errno, "fork", "", "cannot start the command"), &e));
-        if (command == 0)
-                command_child(p, filter, sync_fd);
-        /* 7. PID 1 keeps only the sync socket and no privilege, then supervises. */
+        if (command == 0) {
+                if (broker_sv[0] >= 0)
+                        close(broker_sv[0]);
+                command_child(p, filter, sync_fd, broker_sv[1]);
+        }
+        /* 7. PID 1 keeps only the sync socket, the broker's, and no privilege, then
+         *    supervises. */
         scrub_arguments(p);
-        if ((sync_fd > 3 && syscall(SYS_close_range, 3, sync_fd - 1, 0) < 0) ||
-            syscall(SYS_close_range, sync_fd + 1, ~0u, 0) < 0 || sbx_privs_drop_init(p, &e) < 0) {
+        if (broker_sv[1] >= 0)
+                close(broker_sv[1]);
+        if (close_all_but(sync_fd, broker_sv[0]) < 0 || sbx_privs_drop_init(p, &e) < 0) {
                 kill(command, SIGKILL);
                 sbx_sync_fail(sync_fd, &e);
         }
-        sbx_init_run(command, sync_fd);
+        sbx_broker_init(&broker, p);
+        sbx_init_run(command, sync_fd, broker_sv[0], &broker);
 }
 
 /* ---- parent ------------------------------------------------------------------- */
@@ -291,8 +350,16 @@ struct supervision {
 static void read_messages(struct supervision *s, struct sbx_result *res)
 {
         struct sbx_msg m;
+        int fd;
 
-        while (recv(s->sync_fd, &m, sizeof(m), MSG_DONTWAIT) == (ssize_t)sizeof(m)) {
+        while (sbx_sync_recv(s->sync_fd, &m, &fd) == 0) {
+                if (m.type == SBX_MSG_STATE_FD && fd >= 0 && m.wstatus >= 0 && m.wstatus < SBX_MAX_STATE &&
+                    res->state_fds[m.wstatus] < 0) {
+                        res->state_fds[m.wstatus] = fd;
+                        continue;
+                }
+                if (fd >= 0)
+                        close(fd);
                 switch (m.type) {
                 case SBX_MSG_ERROR:
                         if (!s->child_error.errnum)
@@ -404,6 +471,13 @@ static int account(struct supervision *s, const siginfo_t *pid1, struct sbx_resu
         return 0;
 }
 
+void sbx_result_init(struct sbx_result *res, int status)
+{
+        *res = (struct sbx_result){ .status = status, .exit_code = -1 };
+        for (size_t i = 0; i < SBX_MAX_STATE; i++)
+                res->state_fds[i] = -1;
+}
+
 int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, struct sbx_result *res, struct sbx_error *e)
 {
         return sbx_jail_run_ctl(p, filter, -1, res, e);
@@ -424,7 +498,7 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         pid_t pid;
         int r;
 
-        *res = (struct sbx_result){ .exit_code = -1 };
+        sbx_result_init(res, 0);
 
         /* The caller's signals become events, to forward; SIGCHLD too, so the
          * jail's death wakes us up through its pidfd rather than a handler. */
@@ -490,6 +564,8 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         if (p->userns)
                 append(res->applied, sizeof(res->applied), ",", "userns");
         append(res->applied, sizeof(res->applied), ",", "pivot_root,ro-system,caps-dropped,no_new_privs,seccomp");
+        /* Host unix sockets: out of reach either way; the broker lets the jail's own connect. */
+        append(res->applied, sizeof(res->applied), ",", p->unix_broker ? "unix-broker" : "unix-pairs-only");
         if (!strstr(res->weakened, "landlock: not"))
                 append(res->applied, sizeof(res->applied), ",", "landlock");
         if (p->mdwe && !strstr(res->weakened, "memory_deny_write_execute: no"))

@@ -18,9 +18,17 @@ struct sbx_result {
         bool ran;       /* the command was started (exec reached) */
         uint64_t wall_ms, cpu_user_ms, cpu_sys_ms;
         uint64_t peak_memory; /* bytes, 0 when unknown */
+        /* The SBX_MOUNT_STATE tmpfs of the plan, in plan order, as mount fds (-1 where
+         * the jail did not get that far); the caller of sbx_jail_run closes them. */
+        int state_fds[SBX_MAX_STATE];
         char applied[512];    /* comma-separated hardening steps in force */
         char weakened[512];   /* newline-separated notes on what could not be applied */
+        char notes[512];      /* newline-separated: what the run left undone (filesystem.git's
+                               * state not carried back), filled by the caller */
 };
+
+/* A result with nothing in it yet (no state fds). */
+void sbx_result_init(struct sbx_result *res, int status);
 
 /* Runs @p's command in a new jail and waits for it.  Returns 0 when the jail ran (the
  * command's fate is in @res), or -errno with @e filled when sbx failed. */

@@ -105,6 +105,31 @@ static int add_stdio_rules(int ruleset, uint64_t handled, struct sbx_error *e)
         return 0;
 }
 
+int sbx_landlock_scope(struct sbx_error *e)
+{
+        /* REFER is handled, and granted everywhere: a layer that leaves it unhandled
+         * forbids every rename or link across directories, for every domain nested in
+         * it (Landlock's rule for REFER), and the command's layer decides those. */
+        struct sbx_ruleset_attr attr = {
+                .handled_access_fs = LANDLOCK_ACCESS_FS_REFER,
+                .scoped = SBX_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | SBX_LANDLOCK_SCOPE_SIGNAL,
+        };
+        _cleanup_close_ int ruleset = -1;
+        int r;
+
+        /* Before ABI 6 there are no scopes; the command's own domain says so. */
+        if (sbx_landlock_abi() < 6)
+                return 0;
+        ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
+        if (ruleset < 0)
+                return sbx_error_set(e, "landlock", errno, "landlock_create_ruleset", "", "cannot create the broker's scope");
+        if ((r = add_rule(ruleset, "/", LANDLOCK_ACCESS_FS_REFER, attr.handled_access_fs, e)) < 0)
+                return r;
+        if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
+                return sbx_error_set(e, "landlock", errno, "landlock_restrict_self", "", "cannot scope the broker");
+        return 0;
+}
+
 int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct sbx_error *e)
 {
         struct sbx_ruleset_attr attr = { 0 };
@@ -151,7 +176,7 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct
                         return r;
         for (size_t i = 0; i < p->n_mounts; i++) {
                 const struct sbx_mount *m = &p->mounts[i];
-                if (m->kind != SBX_MOUNT_RW && m->kind != SBX_MOUNT_TMPFS)
+                if (m->kind != SBX_MOUNT_RW && m->kind != SBX_MOUNT_TMPFS && m->kind != SBX_MOUNT_STATE)
                         continue;
                 if ((r = add_rule(ruleset, m->dest, WRITE_TREE & ~no_exec, attr.handled_access_fs, e)) < 0)
                         return r;

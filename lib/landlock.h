@@ -15,5 +15,10 @@
  * and the plan lets it be optional, with @what naming what was weakened. */
 int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct sbx_error *e);
 
+/* PID 1, before it forks the command: the scopes alone (abstract unix sockets,
+ * signals), so that the connect broker reaches what the command may and no more.
+ * Nothing before ABI 6. */
+int sbx_landlock_scope(struct sbx_error *e);
+
 /* The kernel's Landlock ABI version, 0 when it has none. */
 int sbx_landlock_abi(void);

@@ -239,9 +239,11 @@ static int clone_bind(const struct sbx_mount *m, bool noexec, struct sbx_error *
         _cleanup_close_ int source = -1;
         uint64_t attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (m->kind == SBX_MOUNT_RO ? MOUNT_ATTR_RDONLY : 0);
 
-        /* Under an execute allowlist nothing the jail can write may be run or mapped
-         * executable: Landlock guards execve, noexec also guards the loader's mmap. */
-        if (noexec && m->kind == SBX_MOUNT_RW)
+        /* Under an execute allowlist nothing the jail writes and nothing the caller
+         * brings in may be run or mapped executable: Landlock guards execve, noexec
+         * also guards the loader's mmap of a library (LD_PRELOAD).  A profile's own
+         * read-only binds are its author's tools, and stay executable. */
+        if (noexec && !m->system && (m->kind == SBX_MOUNT_RW || m->caller))
                 attrs |= MOUNT_ATTR_NOEXEC;
 
         /* System entries are root's own paths: cloned by name, one syscall. */
@@ -251,6 +253,56 @@ static int clone_bind(const struct sbx_mount *m, bool noexec, struct sbx_error *
         if (source < 0)
                 return source;
         return clone_tree(source, "", attrs, m->dest, e);
+}
+
+/* A private tmpfs for the top of a git directory (policy/gitcommit.c): made with
+ * fsopen/fsmount, so that the launcher can be handed its mount fd and read what the
+ * command left there after the jail is gone; filled with the copies before it is
+ * attached, so the command never sees it half-filled.  Owned by the command's uid
+ * (sandboxd's command is not this process's). */
+static int make_state(const struct sbx_plan *p, const struct sbx_mount *m, struct sbx_error *e)
+{
+        _cleanup_close_ int fs = -1, top = -1;
+        int mnt;
+        char size[32];
+
+        snprintf(size, sizeof(size), "%llu", (unsigned long long)m->size);
+        fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+        if (fs < 0)
+                return sbx_error_set(e, "mount", errno, "fsopen", m->dest, "cannot make a tmpfs");
+        if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "size", size, 0) < 0 ||
+            syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "0755", 0) < 0 ||
+            syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+                return sbx_error_set(e, "mount", errno, "fsconfig", m->dest, "cannot make a tmpfs");
+        mnt = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+        if (mnt < 0)
+                return sbx_error_set(e, "mount", errno, "fsmount", m->dest, "cannot make a tmpfs");
+        top = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (top < 0 || (p->run_as && fchown(top, p->uid, p->gid) < 0)) {
+                close(mnt);
+                return sbx_error_set(e, "mount", errno, "fchown", m->dest, "cannot hand the tmpfs to uid %u", (unsigned)p->uid);
+        }
+        for (size_t i = 0; i < m->n_files; i++) {
+                const struct sbx_state_file *f = &m->files[i];
+                _cleanup_close_ int dst = openat(top, f->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, f->mode & 0777);
+                struct stat st;
+                off_t at = 0;
+
+                if (dst < 0 || fstat(f->fd, &st) < 0 || (p->run_as && fchown(dst, p->uid, p->gid) < 0)) {
+                        close(mnt);
+                        return sbx_error_set(e, "mount", errno, "openat", f->name, "cannot copy '%s' into '%s'", f->name, m->dest);
+                }
+                while (at < st.st_size) {
+                        ssize_t n = sendfile(dst, f->fd, &at, (size_t)(st.st_size - at));
+
+                        if (n <= 0) {
+                                close(mnt);
+                                return sbx_error_set(e, "mount", n < 0 ? errno : EIO, "sendfile", f->name, "cannot copy '%s' into '%s'",
+                                                     f->name, m->dest);
+                        }
+                }
+        }
+        return mnt;
 }
 
 /* A fresh file system of @type (its own source name too) at @dest in @root. */
@@ -302,9 +354,10 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, bool noexec,
                 return mount_new(root, m->dest, "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), data, e);
         case SBX_MOUNT_MASK:
                 return apply_mask(root, m->dest, e);
+        case SBX_MOUNT_STATE: /* the tree is the tmpfs make_state made */
         case SBX_MOUNT_RO:
         case SBX_MOUNT_RW:
-                target = mount_point(root, m->dest, m->is_dir, e);
+                target = mount_point(root, m->dest, m->kind == SBX_MOUNT_STATE || m->is_dir, e);
                 if (target < 0)
                         return target;
                 return attach(tree, target, m->dest, e);
@@ -412,13 +465,23 @@ static int enter_root(struct sbx_error *e)
 
 static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_error *e);
 
+/* The SBX_MOUNT_STATE tmpfs of @p, in plan order, for the launcher. */
+static void state_fds_of(const struct sbx_plan *p, const int *trees, int *state_fds)
+{
+        size_t k = 0;
+
+        for (size_t i = 0; i < p->n_mounts && k < SBX_MAX_STATE; i++)
+                if (p->mounts[i].kind == SBX_MOUNT_STATE)
+                        state_fds[k++] = fcntl(trees[i], F_DUPFD_CLOEXEC, 3);
+}
+
 static void close_all(int *fds, size_t n)
 {
         for (size_t i = 0; i < n; i++)
                 closep(&fds[i]);
 }
 
-int sbx_mount_apply(const struct sbx_plan *p, struct sbx_error *e)
+int sbx_mount_apply(const struct sbx_plan *p, int *state_fds, struct sbx_error *e)
 {
         int trees[SBX_MAX_MOUNTS];
         int r;
@@ -431,9 +494,9 @@ int sbx_mount_apply(const struct sbx_plan *p, struct sbx_error *e)
                 const struct sbx_mount *m = &p->mounts[i];
 
                 trees[i] = -1;
-                if (m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_RW)
+                if (m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_RW && m->kind != SBX_MOUNT_STATE)
                         continue;
-                trees[i] = clone_bind(m, p->exec_restricted, e);
+                trees[i] = m->kind == SBX_MOUNT_STATE ? make_state(p, m, e) : clone_bind(m, p->exec_restricted, e);
                 if (trees[i] < 0) {
                         close_all(trees, i);
                         return trees[i];
@@ -444,6 +507,8 @@ int sbx_mount_apply(const struct sbx_plan *p, struct sbx_error *e)
         mode_t mask = umask(0);
         r = build_root(p, trees, e);
         umask(mask);
+        if (r >= 0)
+                state_fds_of(p, trees, state_fds);
         close_all(trees, p->n_mounts);
         return r;
 }

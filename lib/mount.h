@@ -8,4 +8,6 @@
 
 /* Builds the new root from the plan (binds by the fds validation opened), /dev and
  * /proc, then pivot_root()s into it and detaches the old root.  Only syscalls. */
-int sbx_mount_apply(const struct sbx_plan *p, struct sbx_error *e);
+/* @state_fds (SBX_MAX_STATE slots) gets the mount fd of each SBX_MOUNT_STATE tmpfs, in
+ * plan order, for the launcher. */
+int sbx_mount_apply(const struct sbx_plan *p, int *state_fds, struct sbx_error *e);

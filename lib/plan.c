@@ -31,13 +31,16 @@ void sbx_plan_done(struct sbx_plan *p)
         for (size_t i = 0; i < p->n_mounts; i++) {
                 free(p->mounts[i].source);
                 free(p->mounts[i].dest);
-                free(p->mounts[i].within);
+                for (size_t j = 0; j < p->mounts[i].n_files; j++)
+                        closep(&p->mounts[i].files[j].fd);
+                free(p->mounts[i].files);
         }
         free(p->mounts);
         strv_free(p->env, p->n_env);
         /* argv belongs to the caller (it points into main's argv). */
         free(p->name);
         free(p->workspace);
+        free(p->home);
         free(p->hostname);
         free(p->workdir);
         sbx_strv_free(&p->roots_ro);
@@ -139,6 +142,7 @@ static const char *mount_kind_name(enum sbx_mount_kind k)
         case SBX_MOUNT_SYMLINK: return "symlink";
         case SBX_MOUNT_COPY: return "copy";
         case SBX_MOUNT_MASK: return "mask";
+        case SBX_MOUNT_STATE: return "state";
         }
         return "?";
 }
@@ -212,8 +216,16 @@ void sbx_plan_to_json_fields(const struct sbx_plan *p, FILE *f)
                         fputs(m->kind == SBX_MOUNT_SYMLINK ? ",\"target\":" : ",\"source\":", f);
                         sbx_json_string(f, m->source);
                 }
-                if (m->kind == SBX_MOUNT_TMPFS)
+                if (m->kind == SBX_MOUNT_TMPFS || m->kind == SBX_MOUNT_STATE)
                         fprintf(f, ",\"size\":%llu", (unsigned long long)m->size);
+                if (m->kind == SBX_MOUNT_STATE) {
+                        fputs(",\"files\":[", f);
+                        for (size_t j = 0; j < m->n_files; j++) {
+                                fputs(j ? "," : "", f);
+                                sbx_json_string(f, m->files[j].name);
+                        }
+                        fputc(']', f);
+                }
                 fputc('}', f);
         }
         fputs("],\"env\":[", f);

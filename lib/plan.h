@@ -24,6 +24,9 @@ enum sbx_mount_kind {
         SBX_MOUNT_SYMLINK, /* a symlink at dest pointing to source, as on the host */
         SBX_MOUNT_COPY,    /* a small system file copied into the read-only root */
         SBX_MOUNT_MASK,    /* dest hidden: an empty read-only directory, or /dev/null */
+        SBX_MOUNT_STATE,   /* a private tmpfs of `size` bytes holding copies of `files`, which
+                            * the launcher gets back after the run (sbx_result.state_fds):
+                            * the top of a git directory (policy/gitcommit.c) */
 };
 
 enum sbx_ws_mode {
@@ -44,17 +47,26 @@ enum sbx_ns_shared {
 /* The child works with fixed arrays (no allocation after clone). */
 #define SBX_MAX_MOUNTS 256
 #define SBX_MAX_GROUPS 64
+#define SBX_MAX_STATE 4 /* SBX_MOUNT_STATE mounts in one plan */
+
+/* A file copied into an SBX_MOUNT_STATE tmpfs before the command starts. */
+struct sbx_state_file {
+        char name[64]; /* in the tmpfs's top directory */
+        int fd;        /* the host file, opened for reading as the caller; owned by the plan */
+        mode_t mode;
+};
 
 struct sbx_mount {
         enum sbx_mount_kind kind;
         char *source;  /* host path (binds), link target (symlinks), NULL (tmpfs) */
         char *dest;    /* absolute, normalized path inside the jail */
         uint64_t size; /* tmpfs size in bytes */
+        struct sbx_state_file *files; /* SBX_MOUNT_STATE: what it starts with */
+        size_t n_files;
         bool optional; /* skipped when the host source does not exist */
+        bool create;   /* a directory made (mode 0700, as the caller) when the host lacks it */
         bool system;   /* part of the built-in system view, not asked for by the caller */
         bool caller;   /* asked for on the command line: must lie under the plan's roots */
-        char *within;  /* set: the resolved source must stay under this host path (a bind
-                        * written under {workspace} cannot leave it through a symlink) */
         /* Filled by validation: what the canonical source path named when it was
          * checked; the child binds it only if it still names the same inode. */
         dev_t dev;
@@ -85,6 +97,8 @@ struct sbx_plan {
         char *name;           /* the profile this plan came from */
         char **argv;          /* NULL-terminated */
         char *workspace;      /* resolved absolute host path, bound rw at the same path */
+        char *home;           /* the caller's home (user database): never a workspace or a
+                               * read-write bind, nor its dot-directories */
         char *hostname;
         enum sbx_net net;
         struct sbx_mount *mounts;
@@ -110,6 +124,8 @@ struct sbx_plan {
         struct sbx_strv roots_ro, roots_rw;
         /* Set: only these files (canonical paths) may be executed, by Landlock; every
          * writable mount is noexec.  The command policy's allowlist, made kernel-enforced. */
+        bool unix_broker;   /* connects answered by PID 1 (lib/broker.h); false: no unix
+                             * socket but stream/seqpacket pairs */
         bool exec_restricted;
         struct sbx_strv exec_allow;
         /* No memory both writable and executable, none made executable once written:

@@ -5,14 +5,30 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-int sbx_seccomp_apply(const struct sbx_seccomp *s, struct sbx_error *e)
+int sbx_seccomp_apply(const struct sbx_seccomp *s, int *listener, struct sbx_error *e)
 {
         struct sock_fprog prog = { .len = s->len, .filter = s->insns };
+        long fd;
 
-        /* SPEC_ALLOW not set: keep the kernel's speculative-store-bypass mitigation. */
-        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
-                return sbx_error_set(e, "seccomp", errno, "prctl", "", "cannot install the seccomp filter");
+        if (!listener) {
+                /* SPEC_ALLOW not set: keep the kernel's speculative-store-bypass mitigation. */
+                if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+                        return sbx_error_set(e, "seccomp", errno, "prctl", "", "cannot install the seccomp filter");
+                return 0;
+        }
+        /* Once the broker has taken a connect, only a fatal signal interrupts the wait
+         * (5.19+): a signal in between would otherwise restart a connect the broker
+         * may already have made. */
+        fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
+                     &prog);
+        if (fd < 0 && errno == EINVAL)
+                fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+        if (fd < 0)
+                return sbx_error_set(e, "seccomp", errno, "seccomp", "", "cannot install the seccomp filter with its listener");
+        *listener = (int)fd;
         return 0;
 }
 

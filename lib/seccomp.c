@@ -118,7 +118,7 @@ static const char *const allowed[] = {
         "io_setup", "io_destroy", "io_submit", "io_cancel", "io_getevents", "io_pgetevents",
         "io_pgetevents_time64",
         /* sockets (socket itself: socket_rules()) */
-        "socketpair", "bind", "listen", "accept", "accept4", "connect", "getsockname", "getpeername",
+        "bind", "listen", "accept", "accept4", "getsockname", "getpeername",
         "getsockopt", "setsockopt", "send", "sendto", "sendmsg", "sendmmsg", "recv", "recvfrom", "recvmsg",
         "recvmmsg", "recvmmsg_time64", "shutdown",
         /* System V and POSIX IPC: the jail's own IPC namespace (shmat: wx_rules[]) */
@@ -138,6 +138,7 @@ struct arg_rule {
 };
 
 #define ALLOW 0
+#define NOTIFY (-1) /* answered by the connect broker in the jail's PID 1 (lib/broker.h) */
 #define ARG(i, cmp_op, a, b) { .arg = (i), .op = (cmp_op), .datum_a = (a), .datum_b = (b) }
 #define EQ(i, v) ARG(i, SCMP_CMP_EQ, v, 0)
 #define NE(i, v) ARG(i, SCMP_CMP_NE, v, 0)
@@ -175,13 +176,36 @@ static const struct arg_rule arg_rules[] = {
         { "personality", ALLOW, 1, { EQ(0, 0x20000) } },
         { "personality", ALLOW, 1, { EQ(0, 0x20008) } },
         { "personality", ALLOW, 1, { EQ(0, 0xffffffff) } },
-        /* Netlink: only NETLINK_ROUTE (ip, getaddrinfo); audit and uevents are host-wide. */
-        { "socket", ALLOW, 1, { EQ(0, AF_UNIX) } },
+        /* Netlink: only NETLINK_ROUTE (ip, getaddrinfo); audit and uevents are host-wide.
+         * AF_UNIX: unix_rules[] below. */
         { "socket", ALLOW, 1, { EQ(0, AF_INET) } },
         { "socket", ALLOW, 1, { EQ(0, AF_INET6) } },
         { "socket", ALLOW, 2, { EQ(0, AF_NETLINK), EQ(2, NETLINK_ROUTE) } },
         { "socket", EAFNOSUPPORT, 2, { EQ(0, AF_NETLINK), NE(2, NETLINK_ROUTE) } },
         { "socket", EAFNOSUPPORT, 1, { GE(0, AF_MAX) } },
+};
+
+/* Unix sockets: no host socket is reachable from the jail (lib/broker.h).  Stream and
+ * seqpacket sockets connect only through the broker, which connects only to sockets
+ * the jail made; a datagram socket (and SOCK_RAW, which is one) names its peer in
+ * every sendto/sendmsg, where no broker looks, so there is none: EPERM.  A socketpair
+ * of stream or seqpacket sockets is connected already and cannot be pointed
+ * elsewhere. */
+#define SOCK_TYPE(i, t) ARG(i, SCMP_CMP_MASKED_EQ, 0xf, t)
+static const struct arg_rule unix_rules[] = {
+        { "socket", ALLOW, 2, { EQ(0, AF_UNIX), SOCK_TYPE(1, SOCK_STREAM) } },
+        { "socket", ALLOW, 2, { EQ(0, AF_UNIX), SOCK_TYPE(1, SOCK_SEQPACKET) } },
+        { "socketpair", ALLOW, 2, { EQ(0, AF_UNIX), SOCK_TYPE(1, SOCK_STREAM) } },
+        { "socketpair", ALLOW, 2, { EQ(0, AF_UNIX), SOCK_TYPE(1, SOCK_SEQPACKET) } },
+        { "connect", NOTIFY, 0, { { 0 } } },
+};
+/* Where there is no broker (lib/broker.h, sbx_broker_usable): no unix socket that could
+ * connect at all, only the pairs. */
+static const struct arg_rule unix_none_rules[] = {
+        { "socket", EAFNOSUPPORT, 1, { EQ(0, AF_UNIX) } },
+        { "socketpair", ALLOW, 2, { EQ(0, AF_UNIX), SOCK_TYPE(1, SOCK_STREAM) } },
+        { "socketpair", ALLOW, 2, { EQ(0, AF_UNIX), SOCK_TYPE(1, SOCK_SEQPACKET) } },
+        { "connect", ALLOW, 0, { { 0 } } },
 };
 
 /* The socket families above; every other one below AF_MAX answers "not supported"
@@ -262,10 +286,20 @@ static bool wx(const struct sbx_seccomp_extra *x)
         return x && x->wx;
 }
 
+/* The unix table of this filter. */
+static const struct arg_rule *unix_table(const struct sbx_seccomp_extra *x, size_t *n)
+{
+        *n = x && x->no_unix ? ELEMENTSOF(unix_none_rules) : ELEMENTSOF(unix_rules);
+        return x && x->no_unix ? unix_none_rules : unix_rules;
+}
+
 /* @name has conditional rules in this filter, and so no unconditional one. */
 static bool conditional(const struct sbx_seccomp_extra *x, const char *name)
 {
-        return in_table(arg_rules, ELEMENTSOF(arg_rules), name) ||
+        size_t n;
+        const struct arg_rule *u = unix_table(x, &n);
+
+        return in_table(arg_rules, ELEMENTSOF(arg_rules), name) || in_table(u, n, name) ||
                (wx(x) && in_table(wx_rules, ELEMENTSOF(wx_rules), name));
 }
 
@@ -285,7 +319,8 @@ static int add_rule(scmp_filter_ctx c, int err, const char *name, unsigned n, co
         /* Names this architecture lacks (mmap2 on x86-64) are simply absent. */
         if (nr < 0 || err == EPERM)
                 return 0;
-        r = seccomp_rule_add_array(c, err ? SCMP_ACT_ERRNO((unsigned)err) : SCMP_ACT_ALLOW, nr, n, cmp);
+        r = seccomp_rule_add_array(c, err == NOTIFY ? SCMP_ACT_NOTIFY : err ? SCMP_ACT_ERRNO((unsigned)err) : SCMP_ACT_ALLOW, nr,
+                                   n, cmp);
         if (r < 0)
                 return sbx_error_set(e, "seccomp", r, "seccomp_rule_add", "", "cannot add a rule for '%s'", name);
         return 0;
@@ -371,7 +406,7 @@ static char *const memfd_calls[] = { "memfd_create", "memfd_secret" };
 
 void sbx_seccomp_variant(unsigned v, struct sbx_seccomp_extra *x)
 {
-        *x = (struct sbx_seccomp_extra){ .wx = v & SBX_SECCOMP_WX };
+        *x = (struct sbx_seccomp_extra){ .wx = v & SBX_SECCOMP_WX, .no_unix = v & SBX_SECCOMP_NO_UNIX };
         if (v & SBX_SECCOMP_NO_MEMFD) {
                 x->deny = memfd_calls;
                 x->n_deny = ELEMENTSOF(memfd_calls);
@@ -388,7 +423,7 @@ int sbx_seccomp_variant_of(const struct sbx_seccomp_extra *x)
                 memfd = listed(x->deny, x->n_deny, memfd_calls[i]);
         if (x->n_deny && !memfd)
                 return -1;
-        return (x->wx ? SBX_SECCOMP_WX : 0) | (memfd ? SBX_SECCOMP_NO_MEMFD : 0);
+        return (x->wx ? SBX_SECCOMP_WX : 0) | (memfd ? SBX_SECCOMP_NO_MEMFD : 0) | (x->no_unix ? SBX_SECCOMP_NO_UNIX : 0);
 }
 
 bool sbx_seccomp_denied_by_default(const char *name)
@@ -537,7 +572,11 @@ int sbx_seccomp_prepare(struct sbx_seccomp *s, const struct sbx_seccomp_extra *x
                 return sbx_error_set(e, "seccomp", r, "seccomp_attr_set", "", "cannot set the bad-arch action");
         /* The filter runs on every syscall of the jail: a binary tree, not a list. */
         (void)seccomp_attr_set(c, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+        size_t n_unix;
+        const struct arg_rule *u = unix_table(x, &n_unix);
+
         if ((r = add_allowed(c, x, e)) < 0 || (r = add_table(c, arg_rules, ELEMENTSOF(arg_rules), x, e)) < 0 ||
+            (r = add_table(c, u, n_unix, x, e)) < 0 ||
             (r = add_socket_families(c, x, e)) < 0 ||
             (wx(x) && (r = add_table(c, wx_rules, ELEMENTSOF(wx_rules), x, e)) < 0) || (r = add_profile(c, x, e)) < 0 ||
             (r = export_bpf(c, s, e)) < 0)

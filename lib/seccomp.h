@@ -24,6 +24,7 @@ struct sbx_seccomp_extra {
         size_t n_deny;
         bool kill;          /* the denied names kill the process instead of failing with EPERM */
         bool wx;            /* no mapping both writable and executable, no shmat(SHM_EXEC) */
+        bool no_unix;       /* no connect broker: no unix socket but stream/seqpacket pairs */
 };
 
 /* Compiles the default filter, with @x's changes when not NULL. */
@@ -36,8 +37,9 @@ bool sbx_seccomp_denied_by_default(const char *name);
 bool sbx_seccomp_checks_arguments(const char *name);
 /* The first native syscall number this libseccomp does not know: from there on, ENOSYS. */
 unsigned sbx_seccomp_first_unknown(void);
-/* Child: only syscalls; requires no_new_privs already set. */
-int sbx_seccomp_apply(const struct sbx_seccomp *s, struct sbx_error *e);
+/* Child: only syscalls; requires no_new_privs already set.  With @listener, the
+ * filter's user notifications (connect) go to a new listener fd, *@listener. */
+int sbx_seccomp_apply(const struct sbx_seccomp *s, int *listener, struct sbx_error *e);
 void sbx_seccomp_done(struct sbx_seccomp *s);
 
 /* The default filter and its common variants, compiled by sbx_seccomp_prepare() at
@@ -45,7 +47,8 @@ void sbx_seccomp_done(struct sbx_seccomp *s);
 enum {
         SBX_SECCOMP_WX = 1u << 0,       /* memory_deny_write_execute */
         SBX_SECCOMP_NO_MEMFD = 1u << 1, /* allowlist mode: memfd_create, memfd_secret denied */
-        SBX_SECCOMP_VARIANTS = 4,
+        SBX_SECCOMP_NO_UNIX = 1u << 2,  /* no connect broker (lib/broker.h) */
+        SBX_SECCOMP_VARIANTS = 8,
 };
 /* The changes variant @v (a set of the bits above) makes; @deny holds their names. */
 void sbx_seccomp_variant(unsigned v, struct sbx_seccomp_extra *x);

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "caller.h"
 #include "cleanup.h"
+#include "path.h"
 
 #define SYSTEM_COPY_MAX (256L * 1024)
 
@@ -19,16 +21,13 @@
  * the host's sockets (a read-only mount does not stop connect(): systemd's and
  * D-Bus's sockets would answer the jail's uid 0). */
 static const char *const kernel_trees[] = { "/proc", "/sys", "/dev", "/run" };
-/* A workspace is bound read-write: never the system or its configuration. */
-static const char *const system_trees[] = { "/etc", "/usr", "/boot", "/bin", "/sbin", "/lib",
-                                            "/lib32", "/lib64", "/libx32", "/var/lib",
-                                            "/var/log", "/run" };
+/* A workspace is bound read-write: never the system or its state (besides
+ * sbx_system_trees). */
+static const char *const state_trees[] = { "/var/lib", "/var/log", "/run" };
 
 static bool path_is_under(const char *path, const char *root)
 {
-        size_t n = strlen(root);
-
-        return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+        return sbx_path_is_under(path, root);
 }
 
 static bool path_is_under_any(const char *path, const char *const *roots, size_t n)
@@ -116,25 +115,6 @@ static int check_submounts(const struct sbx_plan *p, struct sbx_error *e)
         return 0;
 }
 
-/* The canonical path of what @fd refers to: the kernel's own answer, so symlinks,
- * "..", bind tricks and /proc/self/root detours are all already resolved. */
-static int fd_path(int fd, char *buf, size_t size, const char *shown, struct sbx_error *e)
-{
-        char link[64];
-        ssize_t n;
-
-        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-        n = readlink(link, buf, size - 1);
-        if (n < 0)
-                return sbx_error_set(e, "validate", errno, "readlink", link,
-                                     "cannot resolve '%s' (is /proc mounted?)", shown);
-        buf[n] = '\0';
-        if (buf[0] != '/')
-                return sbx_error_set(e, "validate", EXDEV, "", shown,
-                                     "'%s' resolves outside the file system tree ('%s')", shown, buf);
-        return 0;
-}
-
 /* System entries: looked at without following, so a host symlink (/bin -> usr/bin)
  * becomes the same symlink in the jail; an entry the host lacks is dropped.  They
  * are root's, so the child may bind them by path. */
@@ -207,19 +187,12 @@ static bool under_roots(const struct sbx_strv *l, const char *path)
 }
 
 /* A bind the caller asked for must resolve under the profile's roots for its kind (a
- * read-only bind may also come from a read-write root); one written under a variable
- * root of the profile must stay under it. */
+ * read-only bind may also come from a read-write root). */
 static int check_roots(const struct sbx_plan *p, const struct sbx_mount *m, const char *real, struct sbx_error *e)
 {
         char roots[512];
         int r;
 
-        if (m->within && !path_is_under(real, m->within)) {
-                r = sbx_error_set(e, "validate", EPERM, "", m->source, "bind source resolves to '%s', outside '%s' where the profile put it",
-                                  real, m->within);
-                sbx_error_hint(e, "a symlink may not lead a bind out of its root; bind the target itself if the profile allows it");
-                return r;
-        }
         if (!m->caller || under_roots(&p->roots_rw, real) || (m->kind == SBX_MOUNT_RO && under_roots(&p->roots_ro, real)))
                 return 0;
         roots_text(p, m->kind, roots, sizeof(roots));
@@ -230,43 +203,99 @@ static int check_roots(const struct sbx_plan *p, const struct sbx_mount *m, cons
         return r;
 }
 
-/* sandboxd opened the path with the caller's fsuid and groups, so the caller may
- * reach it; it must also be able to open it the way the jail gets it: read (and list,
- * for a directory), and write for a read-write bind.  AT_EACCESS checks as the fsuid. */
-static int check_caller_access(const struct sbx_plan *p, const struct sbx_mount *m, int fd, const char *real,
-                               struct sbx_error *e)
+/* What the jail may write the host later reads as configuration or runs: never the
+ * system, never the caller's home itself or a directory above it (its dotfiles would be
+ * in reach), never a dot-directory of the home (~/.ssh, ~/.config, ~/.local/bin...). */
+static int check_writable_place(const struct sbx_plan *p, const char *real, const char *what, struct sbx_error *e)
 {
-        struct stat st;
-        int mode = R_OK | (m->kind == SBX_MOUNT_RW ? W_OK : 0);
+        const char *home = p->home;
         int r;
 
-        if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
-                mode |= X_OK;
-        if (faccessat(fd, "", mode, AT_EMPTY_PATH | AT_EACCESS) == 0)
+        if (path_overlaps_any(real, sbx_system_trees, sbx_n_system_trees) ||
+            path_overlaps_any(real, state_trees, ELEMENTSOF(state_trees))) {
+                r = sbx_error_set(e, "validate", EPERM, "", real, "refusing %s '%s': it is or holds the system's own files", what, real);
+                sbx_error_hint(e, "use a project directory");
+                return r;
+        }
+        if (!home || strcmp(home, "/") == 0 || home[0] != '/')
                 return 0;
-        r = sbx_error_set(e, "validate", errno, "access", real, "uid %u may not %s '%s' itself", (unsigned)p->uid,
-                          m->kind == SBX_MOUNT_RW ? "write" : "read", real);
-        sbx_error_hint(e, "bind only what you can open yourself");
-        return r;
+        if (path_is_under(home, real)) {
+                r = sbx_error_set(e, "validate", EPERM, "", real,
+                                  "refusing %s '%s': it is or holds your home directory '%s', whose dotfiles your shell and tools run",
+                                  what, real, home);
+                sbx_error_hint(e, "run from, or name, a project directory below your home");
+                return r;
+        }
+        /* ~/.cache/sbx is sbx's own: caches that only jails use (the build profile's). */
+        char own[PATH_MAX];
+
+        snprintf(own, sizeof(own), "%s/.cache/sbx", home);
+        if (path_is_under(real, home) && real[strlen(home) + 1] == '.' && !path_is_under(real, own)) {
+                r = sbx_error_set(e, "validate", EPERM, "", real,
+                                  "refusing %s '%s': it lies in a dot-directory of your home, where tools keep configuration and code they run",
+                                  what, real);
+                sbx_error_hint(e, "use a directory that is not configuration, or bind it read-only");
+                return r;
+        }
+        return 0;
 }
 
-static int open_user_bind(const struct sbx_plan *p, struct sbx_mount *m, struct sbx_error *e)
+/* mkdir -p of @path as the caller, each directory made 0700: a profile's place of its
+ * own (filesystem.rw's `create: true`), such as ~/.cache/sbx/build. */
+static int make_dirs(struct sbx_caller *caller, const char *path, struct sbx_error *e)
+{
+        char dir[PATH_MAX];
+        size_t len = strlen(path);
+
+        if (path[0] != '/' || len >= sizeof(dir))
+                return sbx_error_set(e, "validate", EINVAL, "", path, "'%s' is not an absolute path", path);
+        for (size_t i = 1; i <= len; i++) {
+                _cleanup_close_ int fd = -1;
+                struct sbx_error ignored = { 0 };
+                char *slash;
+                int r;
+
+                if (path[i] != '/' && path[i] != '\0')
+                        continue;
+                memcpy(dir, path, i);
+                dir[i] = '\0';
+                if ((r = caller->open(caller, dir, O_PATH | O_DIRECTORY, SBX_ACCESS_NONE, &fd, &ignored)) == 0)
+                        continue;
+                if (r != -ENOENT) {
+                        *e = ignored;
+                        return r;
+                }
+                slash = strrchr(dir, '/');
+                *slash = '\0';
+                if ((r = caller->mkdir(caller, slash == dir ? "/" : dir, slash + 1, 0700, e)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int open_user_bind(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_mount *m, struct sbx_error *e)
 {
         _cleanup_close_ int fd = -1;
         char real[PATH_MAX];
         struct stat st;
         int r;
 
-        fd = open(m->source, O_PATH | O_CLOEXEC);
-        if (fd < 0 && errno == ENOENT && m->optional)
+        r = caller->open(caller, m->source, O_PATH, m->kind == SBX_MOUNT_RW ? SBX_ACCESS_WRITE : SBX_ACCESS_READ, &fd, e);
+        if (r == -ENOENT && m->create) {
+                *e = (struct sbx_error){ 0 };
+                if ((r = make_dirs(caller, m->source, e)) < 0)
+                        return r;
+                r = caller->open(caller, m->source, O_PATH, SBX_ACCESS_WRITE, &fd, e);
+        }
+        if (r == -ENOENT && m->optional) {
+                *e = (struct sbx_error){ 0 };
                 return 1; /* an optional bind the host lacks is dropped */
-        if (fd < 0) {
-                r = sbx_error_set(e, "validate", errno, "open", m->source, "cannot open bind source");
+        }
+        if (r < 0) {
                 sbx_error_hint(e, "check that the path exists and that you may reach it");
                 return r;
         }
-        r = fd_path(fd, real, sizeof(real), m->source, e);
-        if (r < 0)
+        if ((r = sbx_fd_path(fd, real, sizeof(real), m->source, e)) < 0)
                 return r;
         if (path_overlaps_any(real, kernel_trees, ELEMENTSOF(kernel_trees))) {
                 r = sbx_error_set(e, "validate", EPERM, "", m->source,
@@ -274,15 +303,14 @@ static int open_user_bind(const struct sbx_plan *p, struct sbx_mount *m, struct 
                 sbx_error_hint(e, "the jail has its own /proc and /dev; /sys and /run are never bound; bind a directory below '/'");
                 return r;
         }
-        if ((r = check_roots(p, m, real, e)) < 0)
+        if ((r = check_roots(p, m, real, e)) < 0 ||
+            (m->kind == SBX_MOUNT_RW && (r = check_writable_place(p, real, "a read-write bind of", e)) < 0))
                 return r;
         if (fstat(fd, &st) < 0)
                 return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect bind source");
         if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
                 return sbx_error_set(e, "validate", EINVAL, "", real,
                                      "bind source is neither a directory nor a regular file");
-        if (p->run_as && (r = check_caller_access(p, m, fd, real, e)) < 0)
-                return r;
         free(m->source);
         m->source = strdup(real);
         if (!m->source)
@@ -314,11 +342,23 @@ static int check_dest(const struct sbx_plan *p, const struct sbx_mount *m, struc
                 sbx_error_hint(e, "choose another destination");
                 return r;
         }
+        /* Landlock's execute right is attached to what sits at an allowlisted path once
+         * the mounts are made, and the loader maps libraries Landlock does not ask
+         * about: under an allowlist, the caller's mounts stay off the system's files
+         * (programs, libraries, the loader and its /etc). */
+        if (p->exec_restricted && m->caller && path_overlaps_any(m->dest, sbx_system_trees, sbx_n_system_trees)) {
+                r = sbx_error_set(e, "validate", EPERM, "", m->dest,
+                                  "profile '%s' has an execute allowlist: nothing may be mounted at or over the system's files ('%s')",
+                                  p->name ? p->name : "?", m->dest);
+                sbx_error_hint(e, "mount elsewhere (e.g. below /opt or /mnt), or use a profile without an allowlist");
+                return r;
+        }
         return 0;
 }
 
-/* The workspace: a directory the caller owns or may write, never the system. */
-static int resolve_workspace(struct sbx_plan *p, struct stat *ret_st, struct sbx_error *e)
+/* The workspace: a directory the caller may write (read, for a read-only one), never
+ * the system, never the home directory or its dot-directories. */
+static int resolve_workspace(struct sbx_plan *p, struct sbx_caller *caller, struct stat *ret_st, struct sbx_error *e)
 {
         _cleanup_free_ char *cwd = NULL;
         _cleanup_close_ int fd = -1;
@@ -333,31 +373,27 @@ static int resolve_workspace(struct sbx_plan *p, struct stat *ret_st, struct sbx
                         return sbx_error_set(e, "validate", errno, "getcwd", "", "cannot find the current directory for the workspace");
                 ws = cwd;
         }
-        fd = open(ws, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0) {
-                r = sbx_error_set(e, "validate", errno, "open", ws, "cannot open the workspace");
-                sbx_error_hint(e, "--workspace must name an existing directory");
+        r = caller->open(caller, ws, O_PATH | O_DIRECTORY, p->workspace_mode == SBX_WS_RW ? SBX_ACCESS_WRITE : SBX_ACCESS_READ, &fd, e);
+        if (r < 0) {
+                sbx_error_hint(e, "--workspace must name an existing directory you may %s", p->workspace_mode == SBX_WS_RW ? "write" : "read");
                 return r;
         }
-        r = fd_path(fd, real, sizeof(real), ws, e);
-        if (r < 0)
+        if ((r = sbx_fd_path(fd, real, sizeof(real), ws, e)) < 0)
                 return r;
-        if (path_overlaps_any(real, kernel_trees, ELEMENTSOF(kernel_trees)) ||
-            path_overlaps_any(real, system_trees, ELEMENTSOF(system_trees))) {
-                r = sbx_error_set(e, "validate", EPERM, "", real, "refusing to bind a system directory read-write as the workspace");
+        if (path_overlaps_any(real, kernel_trees, ELEMENTSOF(kernel_trees))) {
+                r = sbx_error_set(e, "validate", EPERM, "", real, "refusing '%s' as the workspace: it is or holds a kernel interface", real);
+                sbx_error_hint(e, "run from, or pass --workspace, a project directory");
+                return r;
+        }
+        if (p->workspace_mode == SBX_WS_RW && (r = check_writable_place(p, real, "the workspace", e)) < 0)
+                return r;
+        if (p->workspace_mode == SBX_WS_RO && path_overlaps_any(real, sbx_system_trees, sbx_n_system_trees)) {
+                r = sbx_error_set(e, "validate", EPERM, "", real, "refusing a system directory '%s' as the workspace", real);
                 sbx_error_hint(e, "run from, or pass --workspace, a project directory");
                 return r;
         }
         if (fstat(fd, &st) < 0)
                 return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect the workspace");
-        /* AT_EACCESS checks with the file-system identity: the caller's own (sbx-run
-         * is never setuid; sandboxd sets its fsuid and groups to the caller's). */
-        if (p->workspace_mode == SBX_WS_RW && st.st_uid != p->uid && faccessat(fd, "", W_OK, AT_EMPTY_PATH | AT_EACCESS) < 0 &&
-            faccessat(AT_FDCWD, real, W_OK, AT_EACCESS) < 0) {
-                r = sbx_error_set(e, "validate", EACCES, "access", real, "the workspace is neither yours nor writable by you");
-                sbx_error_hint(e, "pass --workspace with a directory you own");
-                return r;
-        }
         free(p->workspace);
         p->workspace = strdup(real);
         if (!p->workspace)
@@ -392,7 +428,6 @@ static void drop_mount(struct sbx_plan *p, size_t i)
 {
         free(p->mounts[i].source);
         free(p->mounts[i].dest);
-        free(p->mounts[i].within);
         memmove(&p->mounts[i], &p->mounts[i + 1], (p->n_mounts - i - 1) * sizeof(p->mounts[0]));
         p->n_mounts--;
 }
@@ -425,7 +460,7 @@ static void order_mounts(struct sbx_plan *p)
         }
 }
 
-int sbx_validate(struct sbx_plan *p, struct sbx_error *e)
+int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error *e)
 {
         struct stat ws = { 0 };
         int r;
@@ -439,7 +474,7 @@ int sbx_validate(struct sbx_plan *p, struct sbx_error *e)
                 p->userns = geteuid() != 0;
         }
 
-        if (p->workspace_mode != SBX_WS_NONE && (r = resolve_workspace(p, &ws, e)) < 0)
+        if (p->workspace_mode != SBX_WS_NONE && (r = resolve_workspace(p, caller, &ws, e)) < 0)
                 return r;
 
         for (size_t i = 0; i < p->n_mounts;) {
@@ -449,7 +484,7 @@ int sbx_validate(struct sbx_plan *p, struct sbx_error *e)
                 if ((r = check_dest(p, m, e)) < 0)
                         return r;
                 if (m->kind == SBX_MOUNT_RO || m->kind == SBX_MOUNT_RW) {
-                        r = m->system ? stat_system_entry(m, &drop, e) : open_user_bind(p, m, e);
+                        r = m->system ? stat_system_entry(m, &drop, e) : open_user_bind(p, caller, m, e);
                         if (r < 0)
                                 return r;
                         drop |= r == 1;

@@ -5,7 +5,10 @@
  * binds exactly what was checked. */
 #pragma once
 
+#include "caller.h"
 #include "error.h"
 #include "plan.h"
 
-int sbx_validate(struct sbx_plan *p, struct sbx_error *e);
+/* Every path the caller named is opened through @caller: with the caller's rights, and
+ * following only symlinks no jail can have planted (lib/path.h). */
+int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error *e);

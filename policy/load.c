@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../lib/cleanup.h"
+#include "../lib/path.h"
 #include "profile.h"
 
 #ifndef SBX_PROFILE_DIR
@@ -352,9 +353,16 @@ int sbx_vars_init(struct sbx_vars *v, const char *workspace, struct sbx_diag *d)
                 snprintf(v->home, sizeof(v->home), "/nonexistent");
         snprintf(v->tmp, sizeof(v->tmp), "%s", tmpdir && tmpdir[0] == '/' && realpath(tmpdir, real) ? real : "/tmp");
         if (workspace) {
-                if (!realpath(workspace, real))
-                        return sbx_diag_at(d, "--workspace", NULL, "cannot resolve '%s': %s", workspace, strerror(errno));
-                snprintf(v->workspace, sizeof(v->workspace), "%s", real);
+                /* Through lib/path.h's rules: a symlink a jail planted does not lead
+                 * the next workspace elsewhere. */
+                struct sbx_error e = { 0 };
+                int fd = -1;
+
+                if (sbx_path_open(workspace, O_PATH | O_DIRECTORY, &fd, v->workspace, sizeof(v->workspace), &e) < 0) {
+                        sbx_error_format(&e, real, sizeof(real));
+                        return sbx_diag_at(d, "--workspace", NULL, "%s", real);
+                }
+                close(fd);
         } else if (!getcwd(v->workspace, sizeof(v->workspace))) {
                 return sbx_diag_at(d, "workspace", NULL, "cannot find the current directory: %s", strerror(errno));
         }
@@ -540,6 +548,7 @@ void sbx_profile_init(struct sbx_profile *pr)
 
 void sbx_profile_done(struct sbx_profile *pr)
 {
+        sbx_git_done(&pr->gitstate);
         sbx_plan_done(&pr->plan);
         sbx_cmd_policy_done(&pr->commands);
         free(pr->description);

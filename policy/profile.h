@@ -11,6 +11,7 @@
 #include "../lib/plan.h"
 #include "../lib/strv.h"
 #include "commands.h"
+#include "git.h"
 #include "yaml.h"
 
 /* What the paths of a profile may say: {workspace}, {home}, {uid}, {tmp}. */
@@ -27,7 +28,8 @@ struct sbx_profile {
         struct sbx_cmd_policy commands;
         char *description;
         bool system;                   /* the built-in read-only system view */
-        bool git;                      /* bind {workspace}'s git directory as git needs it */
+        int git;                       /* enum sbx_git_mode: filesystem.git */
+        struct sbx_git gitstate;       /* what filesystem.git did for this run (git.h) */
         struct sbx_strv env_pass;      /* names (or NAME* prefixes) taken from the caller */
         struct sbx_strv seccomp_allow; /* taken off the default deny list */
         struct sbx_strv seccomp_deny;  /* added to it */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../lib/cleanup.h"
+#include "../lib/broker.h"
 #include "../lib/json.h"
 #include "profile.h"
 #include "resolve.h"
@@ -189,25 +190,31 @@ static void memory_wx(struct sbx_profile *pr)
 }
 
 int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_plan *cli, bool net_set, const struct sbx_vars *vars,
-                        struct sbx_error *e)
+                        struct sbx_caller *caller, struct sbx_error *e)
 {
         struct sbx_plan *p = &pr->plan;
         const char *home;
         int r;
 
         free(p->workspace);
+        free(p->home);
         p->workspace = strdup(vars->workspace);
-        if (!p->workspace || !p->hostname)
+        p->home = strdup(vars->home);
+        if (!p->workspace || !p->home || !p->hostname)
                 return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
         /* The execute allowlist is looked up on the profile's PATH, before the caller's
          * --env could point it into the workspace. */
         memory_wx(pr);
         if ((r = restrict_exec(pr, e)) < 0 || (r = pass_env(pr, vars->env, e)) < 0 || (r = narrow(p, cli, net_set, e)) < 0)
                 return r;
-        if (pr->git && p->workspace_mode != SBX_WS_NONE && (r = sbx_git_binds(pr, p->workspace, e)) < 0)
+        /* filesystem.git, for the workspace and every read-write bind (git.h). */
+        if ((r = sbx_git_prepare(pr, caller, e)) < 0)
                 return r;
         if (pr->system && (r = prepend_system_view(p, e)) < 0)
                 return r;
+        /* No host unix socket reachable: the connect broker where it can run, else no
+         * unix socket but pairs (lib/broker.h). */
+        p->unix_broker = sbx_broker_usable(p);
         home = sbx_plan_get_env(p, "HOME");
         pr->commands.home = home ? home : "/";
         for (size_t i = 0; i < pr->commands.rm_protected.n; i++)
@@ -262,6 +269,7 @@ int sbx_profile_seccomp(const struct sbx_profile *pr, struct sbx_seccomp *s, con
                 .n_deny = pr->seccomp_deny.n,
                 .kill = pr->seccomp_action == 1,
                 .wx = pr->plan.mdwe,
+                .no_unix = !pr->plan.unix_broker,
         };
         int r, v = sbx_seccomp_variant_of(&x);
 

@@ -12,13 +12,11 @@
  * limits; its net only when @net_set) and completes the plan: workspace, system view,
  * environment passed from the caller, execute allowlist.  Errors name the profile. */
 int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_plan *cli, bool net_set, const struct sbx_vars *vars,
-                        struct sbx_error *e);
+                        struct sbx_caller *caller, struct sbx_error *e);
 
 /* The files an allowlist profile may execute (execset.c). */
 int sbx_execset_build(struct sbx_profile *pr);
 
-/* filesystem.git: binds for {workspace}'s git directory (gitdir.c). */
-int sbx_git_binds(struct sbx_profile *pr, const char *workspace, struct sbx_error *e);
 
 /* The resolved plan with the profile's policy, as --dry-run prints it. */
 void sbx_profile_to_json(const struct sbx_profile *pr, FILE *f);

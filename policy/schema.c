@@ -124,6 +124,22 @@ static int parse_hostname(struct sbx_walk *c, const struct sbx_key *k, const str
         return sbx_key_string(c, k, v);
 }
 
+/* filesystem.git: protect (read-only, the default) or commit; true and false are the
+ * older spelling of commit and protect. */
+static int parse_git(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        static const char *const names[] = { "protect", "commit", "false", "true" };
+
+        if (sbx_walk_want(c, v, SBX_NODE_SCALAR, k) < 0)
+                return -EINVAL;
+        for (int i = 0; i < 4; i++)
+                if (strcmp(v->value, names[i]) == 0) {
+                        *SBX_KEY_AT(c, k, int) = i % 2 ? SBX_GIT_COMMIT : SBX_GIT_PROTECT;
+                        return 0;
+                }
+        return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not one of: protect, commit", c->path, v->value);
+}
+
 static int parse_extends(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
         if (sbx_walk_want(c, v, SBX_NODE_SCALAR, k) < 0)
@@ -256,24 +272,10 @@ static void drop_dest(struct sbx_walk *c, const char *dest)
                         continue;
                 free(p->mounts[i].source);
                 free(p->mounts[i].dest);
-                free(p->mounts[i].within);
                 memmove(&p->mounts[i], &p->mounts[i + 1], (p->n_mounts - i - 1) * sizeof(p->mounts[0]));
                 p->n_mounts--;
                 return;
         }
-}
-
-/* The host root a source written as "{workspace}/...", "{home}/..." or "{tmp}/..."
- * must stay under. */
-static const char *within_root(struct sbx_walk *c, const char *raw)
-{
-        static const char *const vars[] = { "{workspace}", "{home}", "{tmp}" };
-        const char *const vals[] = { vars_of(c)->workspace, vars_of(c)->home, vars_of(c)->tmp };
-
-        for (size_t i = 0; i < ELEMENTSOF(vars); i++)
-                if (strncmp(raw, vars[i], strlen(vars[i])) == 0)
-                        return vals[i];
-        return NULL;
 }
 
 /* A bind item: "SRC[:DEST]" or {source, dest, optional}. */
@@ -282,7 +284,7 @@ static int item_bind(struct sbx_walk *c, const struct sbx_key *k, const struct s
         enum sbx_mount_kind kind = *(const enum sbx_mount_kind *)k->arg;
         _cleanup_free_ char *src_raw = NULL, *src = NULL, *dest = NULL;
         const char *dest_raw = NULL;
-        bool optional = false;
+        bool optional = false, create = false;
         struct sbx_error e = { 0 };
         struct sbx_mount *m;
         int r;
@@ -310,13 +312,13 @@ static int item_bind(struct sbx_walk *c, const struct sbx_key *k, const struct s
                                         return sbx_walk_oom(c, val);
                         } else if (strcmp(key->value, "dest") == 0) {
                                 dest_raw = val->value;
-                        } else if (strcmp(key->value, "optional") == 0) {
+                        } else if (strcmp(key->value, "optional") == 0 || strcmp(key->value, "create") == 0) {
                                 if (!val->plain || (strcmp(val->value, "true") != 0 && strcmp(val->value, "false") != 0))
-                                        return sbx_diag_at(c->d, c->file, val, "'%s': 'optional' must be true or false, not '%s'",
-                                                           c->path, val->value);
-                                optional = strcmp(val->value, "true") == 0;
+                                        return sbx_diag_at(c->d, c->file, val, "'%s': '%s' must be true or false, not '%s'",
+                                                           c->path, key->value, val->value);
+                                *(strcmp(key->value, "create") == 0 ? &create : &optional) = strcmp(val->value, "true") == 0;
                         } else {
-                                return sbx_diag_at(c->d, c->file, key, "'%s': unknown key '%s' in a bind (source, dest, optional)",
+                                return sbx_diag_at(c->d, c->file, key, "'%s': unknown key '%s' in a bind (source, dest, optional, create)",
                                                    c->path, key->value);
                         }
                 }
@@ -335,12 +337,12 @@ static int item_bind(struct sbx_walk *c, const struct sbx_key *k, const struct s
         if (sbx_plan_add_mount(&prof(c)->plan, kind, src, dest, 0, &e) < 0)
                 return sbx_diag_at(c->d, c->file, it, "'%s': %s", c->path, e.msg);
         m = &prof(c)->plan.mounts[prof(c)->plan.n_mounts - 1];
+        /* A symlink on the way ({workspace}/link -> /etc) is refused by validation, as
+         * for every bind (lib/path.h). */
+        if (create && kind != SBX_MOUNT_RW)
+                return sbx_diag_at(c->d, c->file, it, "'%s': 'create' is for read-write binds", c->path);
         m->optional = optional;
-        /* A bind written under a variable root must stay under it once symlinks are
-         * followed: {workspace}/link -> /etc is refused by validation. */
-        const char *root = within_root(c, src_raw);
-        if (root && !(m->within = strdup(root)))
-                return sbx_walk_oom(c, it);
+        m->create = create;
         return 0;
 }
 
@@ -564,7 +566,7 @@ static const char *const action_names[] = { "errno", "kill", NULL };
 
 static const struct sbx_key filesystem_keys[] = {
         { "system", sbx_key_bool, OFF(system), NULL, "true" },
-        { "git", sbx_key_bool, OFF(git), NULL, "true" },
+        { "git", parse_git, OFF(git), NULL, "protect, commit" },
         { "workspace", sbx_key_enum, OFF(plan.workspace_mode), ws_names, "rw, ro, none" },
         { "ro", parse_binds, 0, &kind_ro, "[\"/opt/tools\", \"{home}/.cargo:/cargo\"]" },
         { "rw", parse_binds, 0, &kind_rw, "[\"{workspace}/../cache\"]" },

@@ -9,6 +9,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
+#include "../lib/caller.h"
 #include "../lib/error.h"
 #include "../lib/jail.h"
 #include "../policy/profile.h"
@@ -153,6 +154,10 @@ struct launch_report {
         struct sbx_result res;
         struct sbx_error err;
 };
+/* ---- asuser.c: the caller's file operations, in a helper that has become it --- */
+int asuser_start(uid_t uid, gid_t gid, const gid_t *groups, size_t n_groups, struct sbx_caller *ret, struct sbx_error *e);
+void asuser_stop(struct sbx_caller *c);
+
 /* Asks the launcher to send @sig to the jail's PID 1. */
 void launch_signal(struct sandbox *sb, int sig);
 /* Feeds every report the launcher has sent to the table. */

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/fsuid.h>
 #include <sys/prctl.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -28,6 +27,7 @@
 #include <unistd.h>
 
 #include "../lib/cleanup.h"
+#include "../lib/path.h"
 #include "../lib/validate.h"
 #include "../policy/resolve.h"
 #include "daemon.h"
@@ -42,8 +42,14 @@ static void report(const struct launch_report *r)
         (void)send(CTL_FD, r, sizeof(*r), MSG_NOSIGNAL);
 }
 
+/* What a refusal must undo: the mount points filesystem.git made as the caller. */
+static struct sbx_profile *undo_profile;
+static struct sbx_caller *undo_caller;
+
 _Noreturn static void refuse(struct launch_report *r, bool failed, const struct sbx_error *e, const char *why)
 {
+        if (undo_profile && undo_caller && undo_caller->open)
+                sbx_git_finish(undo_profile, undo_caller, NULL);
         r->type = REPORT_DECIDED;
         r->allow = false;
         r->failed = failed;
@@ -75,41 +81,21 @@ static int take_fds(const struct launch *l, int ctl)
         return (int)syscall(SYS_close_range, 5, ~0u, 0);
 }
 
-/* From here on, path lookups and opens are checked as the caller: its fsuid, fsgid
- * and groups (setfsuid drops the file-system capabilities while it is not 0). */
-static int become_caller_for_files(const struct launch *l)
+/* The workspace is the caller's fd: the path it names here must lead, as the caller
+ * and by lib/path.h's rules, to that same directory (the jail binds by path, after
+ * checking the inode again). */
+static int workspace_path(struct sbx_caller *caller, char *out, size_t size, struct sbx_error *e)
 {
-        if (setgroups(l->n_groups, l->groups) < 0)
-                return -errno;
-        setfsgid(l->gid);
-        setfsuid(l->uid);
-        return (uid_t)setfsuid((uid_t)-1) == l->uid && (gid_t)setfsgid((gid_t)-1) == l->gid ? 0 : -EPERM;
-}
-
-/* The workspace is the caller's fd: the path it names here must lead, as the caller,
- * to that same directory (the jail binds by path, after checking the inode again). */
-static int workspace_path(uid_t uid, char *out, size_t size, struct sbx_error *e)
-{
-        char link[64];
+        _cleanup_close_ int fd = -1;
         struct stat fst, pst;
-        ssize_t n;
-        int fd;
+        int r;
 
-        snprintf(link, sizeof(link), "/proc/self/fd/%d", 4);
-        n = readlink(link, out, size - 1);
-        if (n < 0 || fstat(4, &fst) < 0)
-                return sbx_error_set(e, "validate", errno, "readlink", link, "cannot read the workspace fd");
-        out[n] = '\0';
-        if (!S_ISDIR(fst.st_mode) || out[0] != '/')
-                return sbx_error_set(e, "validate", ENOTDIR, "", out, "the workspace fd is not a directory this daemon can reach");
-        fd = open(out, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return sbx_error_set(e, "validate", errno, "open", out, "cannot open the workspace as uid %u", (unsigned)uid);
-        if (fstat(fd, &pst) < 0 || pst.st_dev != fst.st_dev || pst.st_ino != fst.st_ino) {
-                close(fd);
+        if (fstat(4, &fst) < 0 || !S_ISDIR(fst.st_mode) || sbx_fd_path(4, out, size, "the workspace fd", e) < 0)
+                return sbx_error_set(e, "validate", ENOTDIR, "", "", "the workspace fd is not a directory this daemon can reach");
+        if ((r = caller->open(caller, out, O_PATH | O_DIRECTORY, SBX_ACCESS_NONE, &fd, e)) < 0)
+                return r;
+        if (fstat(fd, &pst) < 0 || pst.st_dev != fst.st_dev || pst.st_ino != fst.st_ino)
                 return sbx_error_set(e, "validate", EXDEV, "", out, "the workspace path names another directory in sandboxd's view");
-        }
-        close(fd);
         return 0;
 }
 
@@ -168,7 +154,8 @@ static int hide_sockets(const struct launch *l, struct sbx_plan *p, struct sbx_e
 
 /* Steps 3-4 of the child: everything about the request that needs the caller's view
  * of the file system, then the verdicts.  Refuses (and exits) on any failure. */
-static void check_request(const struct launch *l, struct sbx_profile *pr, struct launch_report *rep)
+static void check_request(const struct launch *l, struct sbx_caller *caller, struct sbx_profile *pr,
+                          struct launch_report *rep)
 {
         struct sbx_request *rq = l->rq;
         struct sbx_error e = { 0 };
@@ -178,9 +165,9 @@ static void check_request(const struct launch *l, struct sbx_profile *pr, struct
         static char *const no_env[] = { NULL };
         char why[512];
 
-        if (become_caller_for_files(l) < 0)
-                refuse(rep, true, NULL, "cannot take the caller's file-system identity");
-        if (workspace_path(l->uid, rep->workspace, sizeof(rep->workspace), &e) < 0)
+        if (asuser_start(l->uid, l->gid, l->groups, l->n_groups, caller, &e) < 0)
+                refuse(rep, true, &e, NULL);
+        if (workspace_path(caller, rep->workspace, sizeof(rep->workspace), &e) < 0)
                 refuse(rep, true, &e, NULL);
         /* The caller's environment, never ours (an empty one stays empty). */
         if (sbx_vars_init_for(&vars, l->uid, rep->workspace, rq->environ.n ? rq->environ.v : no_env, &d) < 0 ||
@@ -189,7 +176,7 @@ static void check_request(const struct launch *l, struct sbx_profile *pr, struct
                 refuse(rep, true, NULL, why);
         }
         rep->argv_max = pr->audit_argv_max;
-        if (sbx_profile_resolve(pr, &rq->opts.plan, rq->opts.net_set, &vars, &e) < 0)
+        if (sbx_profile_resolve(pr, &rq->opts.plan, rq->opts.net_set, &vars, caller, &e) < 0)
                 refuse(rep, e.errnum != EPERM, &e, NULL);
         pr->plan.argv = rq->opts.plan.argv;
         /* sandboxd runs commands without capabilities, whatever a profile keeps. */
@@ -218,18 +205,14 @@ static void check_request(const struct launch *l, struct sbx_profile *pr, struct
         pr->plan.gid = l->gid;
         pr->plan.n_groups = l->n_groups;
         memcpy(pr->plan.groups, l->groups, l->n_groups * sizeof(gid_t));
-        if (sbx_validate(&pr->plan, &e) < 0)
+        if (sbx_validate(&pr->plan, caller, &e) < 0)
                 refuse(rep, e.errnum != EPERM && e.errnum != EACCES, &e, NULL);
         if (hide_sockets(l, &pr->plan, &e) < 0)
                 refuse(rep, true, &e, NULL);
-        /* Back to root's file-system identity: the mounts are made by root, from the
-         * inodes checked above. */
-        setfsuid(0);
-        setfsgid(0);
 }
 
 /* Die with the daemon: its death kills us, and with us the jail (its PID 1 dies with
- * its launcher).  Armed again after every fsuid change, which clears it. */
+ * its launcher). */
 static void die_with(pid_t daemon)
 {
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != daemon)
@@ -242,6 +225,7 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         const struct sbx_seccomp *filter;
         struct sbx_seccomp compiled = { 0 };
         struct sbx_error e = { 0 };
+        struct sbx_caller caller = { 0 };
         struct sbx_profile pr;
         sigset_t none;
         int r;
@@ -257,8 +241,9 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         umask(l->umask); /* the caller's, not sandboxd's */
         /* 3-4. The request as the caller, and every verdict. */
         sbx_profile_init(&pr);
-        check_request(l, &pr, &rep);
-        die_with(daemon);
+        undo_profile = &pr;
+        undo_caller = &caller;
+        check_request(l, &caller, &pr, &rep);
         if (sbx_profile_seccomp(&pr, &compiled, &filter, &e) < 0)
                 refuse(&rep, true, &e, NULL);
         close(4); /* the workspace fd: validation holds what it named */
@@ -267,6 +252,9 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         /* 5. The jail, supervised from the daemon through the report socket. */
         rep = (struct launch_report){ .type = REPORT_RESULT };
         r = sbx_jail_run_ctl(&pr.plan, filter, CTL_FD, &rep.res, &rep.err);
+        /* filesystem.git's copy back and clean-up, as the caller, before the report. */
+        sbx_git_finish(&pr, &caller, &rep.res);
+        asuser_stop(&caller);
         if (r < 0 && rep.res.status == 0)
                 rep.res.status = 125;
         rep.r = r;

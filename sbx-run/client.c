@@ -17,6 +17,7 @@
 #include <systemd/sd-event.h>
 
 #include "../lib/cleanup.h"
+#include "../lib/path.h"
 #include "summary.h"
 
 #define BUS_PATH "/io/sbx/Sandbox1"
@@ -200,15 +201,19 @@ int sbx_client_run(const struct sbx_options *o)
         _cleanup_close_ int ws = -1;
         const char *socket = o->socket ? o->socket : SBX_DAEMON_SOCKET, *id, *path;
         struct call c = { .status = 125 };
+        struct sbx_error e = { 0 };
         char address[4200];
         int r;
 
         if (o->profile && strchr(o->profile, '/'))
                 return fail("--profile takes a name with sandboxd", o->profile,
                             "sandboxd loads only installed profiles; install it in /etc/sbx/profiles, or use --direct", 125);
-        ws = open(o->plan.workspace ? o->plan.workspace : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (ws < 0)
-                return fail("cannot open the workspace", strerror(errno), "--workspace must name a directory", 125);
+        /* Through lib/path.h's rules, as in direct mode: a symlink a jail planted does
+         * not send the next workspace elsewhere. */
+        if (sbx_path_open(o->plan.workspace ? o->plan.workspace : ".", O_PATH | O_DIRECTORY, &ws, NULL, 0, &e) < 0) {
+                sbx_error_format(&e, address, sizeof(address));
+                return fail("cannot open the workspace", address, "--workspace must name a directory", 125);
+        }
         snprintf(address, sizeof(address), "unix:path=%s", socket);
         if ((r = sd_bus_new(&bus)) < 0 || (r = sd_bus_set_address(bus, address)) < 0 ||
             (r = sd_bus_negotiate_fds(bus, 1)) < 0 || (r = sd_bus_start(bus)) < 0) {

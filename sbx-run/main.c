@@ -110,18 +110,30 @@ static int denied(const struct sbx_verdict *v, bool json, struct sbx_audit *a)
         return fail(&e, json, EXIT_DENIED);
 }
 
-static int run(struct sbx_options *o, struct sbx_profile *pr)
+/* filesystem.git's notes: what the run did not carry back to the host's git. */
+static void print_notes(const char *notes)
+{
+        for (const char *s = notes; *s;) {
+                size_t len = strcspn(s, "\n");
+
+                fprintf(stderr, "sbx-run: note: %.*s\n", (int)len, s);
+                s += len + (s[len] == '\n');
+        }
+}
+
+static int run_jail(struct sbx_options *o, struct sbx_profile *pr)
 {
         const struct sbx_seccomp *filter = NULL;
         struct sbx_seccomp compiled = { 0 };
         struct sbx_verdict v;
         struct sbx_error e = { 0 };
-        struct sbx_result res = { .status = EXIT_SBX_FAILED, .exit_code = -1 };
+        struct sbx_result res;
         bool audit = o->action == SBX_ACTION_RUN, allowed;
         char id[SBX_AUDIT_ID_SIZE];
         struct sbx_audit a;
         int r;
 
+        sbx_result_init(&res, EXIT_SBX_FAILED);
         if (sbx_prepare(o, pr, &v, &e) < 0)
                 return fail(&e, o->json, EXIT_SBX_FAILED);
         if (o->action == SBX_ACTION_CHECK)
@@ -143,7 +155,7 @@ static int run(struct sbx_options *o, struct sbx_profile *pr)
         };
         if (!v.allow)
                 return denied(&v, o->json, audit ? &a : NULL);
-        r = sbx_validate(&pr->plan, &e);
+        r = sbx_validate(&pr->plan, &sbx_caller_self, &e);
         a.cwd = pr->plan.workspace; /* validation put the canonical path in */
         if (r >= 0 && o->action == SBX_ACTION_DRY_RUN) {
                 sbx_profile_to_json(pr, stdout);
@@ -162,6 +174,8 @@ static int run(struct sbx_options *o, struct sbx_profile *pr)
         if (r >= 0)
                 r = sbx_jail_run(&pr->plan, filter, &res, &e);
         sbx_seccomp_done(&compiled);
+        sbx_git_finish(pr, &sbx_caller_self, &res);
+        print_notes(res.notes);
         /* sbx's own failure (125), or the command's exec failure (126/127): both
          * are one line that says what and how to fix it. */
         if (e.errnum)
@@ -176,6 +190,16 @@ static int run(struct sbx_options *o, struct sbx_profile *pr)
         if (o->json)
                 sbx_summary_print(stderr, &res, e.errnum ? &e : NULL);
         return res.status;
+}
+
+static int run(struct sbx_options *o, struct sbx_profile *pr)
+{
+        int status = run_jail(o, pr);
+
+        /* Whatever way it ended (refused, --check, --dry-run): the mount points
+         * filesystem.git made are removed. */
+        sbx_git_finish(pr, &sbx_caller_self, NULL);
+        return status;
 }
 
 int main(int argc, char **argv)

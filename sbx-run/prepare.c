@@ -32,7 +32,7 @@ int sbx_prepare(const struct sbx_options *o, struct sbx_profile *pr, struct sbx_
         }
         if (sbx_profile_load(o->profile ? o->profile : "workspace", &vars, pr, &d) < 0)
                 return diag_error(&d, e);
-        if ((r = sbx_profile_resolve(pr, &o->plan, o->net_set, &vars, e)) < 0)
+        if ((r = sbx_profile_resolve(pr, &o->plan, o->net_set, &vars, &sbx_caller_self, e)) < 0)
                 return r;
         pr->plan.argv = o->plan.argv;
         if (sbx_cmd_check(&pr->commands, o->plan.argv, v) < 0)

@@ -48,6 +48,8 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
         string_list(f, res->applied, ",");
         fputs(",\"weakened\":", f);
         string_list(f, res->weakened, "\n");
+        fputs(",\"notes\":", f);
+        string_list(f, res->notes, "\n");
         fputs(",\"error\":", f);
         if (e && e->errnum) {
                 char msg[1024];

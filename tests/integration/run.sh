@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs every tests/integration/t_*.sh (as root) and ends with exactly one
+# Runs every tests/integration/t_*.sh and tests/escape/t_*.sh (as root) and ends with exactly one
 # line: "N passed, N failed, N skipped".
 #
 #   SBX_RUN=build/sbx-run PROBE=build/probe bash tests/integration/run.sh [t_name...]
@@ -23,13 +23,22 @@ trap 'rm -rf "$SBX_STATE"' EXIT
 host_mounts >"$SBX_STATE/mounts"
 sbx_cgroups_orphaned >"$SBX_STATE/cgroups"
 
+# A group is named t_x: tests/integration/t_x.sh or tests/escape/t_x.sh (the escapes
+# found in review, each asserted from the host).  The leftover scan runs last.
+escape=$(cd "$here/../escape" && pwd)
 if (($#)); then
 	tests=()
-	for t in "$@"; do tests+=("$here/${t%.sh}.sh"); done
-	tests+=("$here/t_zz_leftovers.sh")
+	for t in "$@"; do
+		t=${t%.sh}
+		if [[ -e $escape/$t.sh ]]; then tests+=("$escape/$t.sh"); else tests+=("$here/$t.sh"); fi
+	done
 else
-	tests=("$here"/t_*.sh)
+	tests=()
+	for t in "$here"/t_*.sh "$escape"/t_*.sh; do
+		[[ $t == */t_zz_leftovers.sh ]] || tests+=("$t")
+	done
 fi
+tests+=("$here/t_zz_leftovers.sh")
 
 for t in "${tests[@]}"; do
 	name=$(basename "$t" .sh)

@@ -205,7 +205,7 @@ P=$T/pws/probe
 printf 'extends: workspace\nfilesystem:\n  ro: ["{workspace}/etc-link:/e"]\n' >"$T/within.yaml"
 sbx --profile "$T/within.yaml" --workspace "$T/pws" -- "$P" status
 expect_rc "profile bind through a symlink out of {workspace} refused" 125
-grep -q "outside '$T/pws'" "$ERR" && t_ok "that refusal names the root" || t_fail "that refusal names the root" "$(run_info)"
+grep -q "the symlink '$T/pws/etc-link' (to '/etc')" "$ERR" && t_ok "that refusal names the symlink and its target" || t_fail "that refusal names the symlink and its target" "$(run_info)"
 
 # A profile's read-write bind may not replace a read-only workspace.
 printf 'extends: readonly\nfilesystem:\n  rw: ["{workspace}"]\n' >"$T/ro-over.yaml"

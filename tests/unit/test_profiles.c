@@ -332,10 +332,8 @@ static void test_vars(void)
         CHECK(G, "{workspace} in workdir", str_is(pr.plan.workdir, "/work/ws/src"));
         m = mount_at(&pr, "/cargo");
         CHECK(G, "{home} in a bind source", m && m->kind == SBX_MOUNT_RO && str_is(m->source, "/home/u/.cargo"));
-        CHECK(G, "a bind under {home} must stay under it", m && str_is(m->within, "/home/u"));
         m = mount_at(&pr, "/tmp/sbx-1000");
         CHECK(G, "{tmp} and {uid} in one path", m && m->kind == SBX_MOUNT_RW && str_is(m->source, "/tmp/sbx-1000"));
-        CHECK(G, "a bind under {tmp} must stay under it", m && str_is(m->within, "/tmp"));
         m = mount_at(&pr, "/work/ws/build");
         CHECK(G, "{workspace} in a tmpfs, with its size", m && m->kind == SBX_MOUNT_TMPFS && m->size == 16ull << 20);
         m = mount_at(&pr, "/scratch");
@@ -473,15 +471,16 @@ static void test_shipped(void)
         sbx_profile_done(&pr);
 
         if (load("build", &pr) == 0) {
-                const struct sbx_mount *cache = mount_at(&pr, "/home/u/.cache/ccache");
+                const struct sbx_mount *cache = mount_at(&pr, "/var/cache/sbx");
 
                 CHECK(G, "build: limits", pr.plan.limits.pids == 4096 && pr.plan.limits.timeout_ms == 3600000 &&
                                                   pr.plan.limits.nofile == 65536);
                 CHECK(G, "build: memory 75% of RAM",
                       pr.plan.limits.memory == sbx_physical_memory() / 100 * 75 ||
                               pr.plan.limits.memory == sbx_physical_memory() / 4 * 3);
-                CHECK(G, "build: optional compiler caches under {home}",
-                      cache && cache->kind == SBX_MOUNT_RW && cache->optional && str_is(cache->within, "/home/u"));
+                CHECK(G, "build: caches of its own, made when missing, never the caller's",
+                      cache && cache->kind == SBX_MOUNT_RW && cache->create && str_is(cache->source, "/home/u/.cache/sbx/build") &&
+                              !mount_at(&pr, "/home/u/.cache/ccache") && env_is(&pr, "CCACHE_DIR", "/var/cache/sbx/ccache"));
                 CHECK(G, "build: environment merged",
                       env_is(&pr, "MAKEFLAGS", "-j4") && env_is(&pr, "LANG", "C.UTF-8") &&
                               sbx_strv_contains(&pr.env_pass, "CC") && sbx_strv_contains(&pr.env_pass, "TERM"));

@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+/* filesystem.git: commit (git.h): the jail commits, and nothing it writes becomes the
+ * host's git configuration, hooks or commands.
+ *
+ * Why this design and not a read-only git directory: git replaces HEAD, the index and
+ * packed-refs by writing NAME.lock next to them and renaming it over, so the top of
+ * the git directory must be writable; but that top is also where git looks for
+ * commondir, config, hooks/ and sequencer state with exec lines.  So the jail's top is
+ * its own tmpfs: git's state files copied in, objects/, refs/ and logs/ (content-
+ * addressed objects and refs, which git only reads as data) bound read-write, every
+ * other entry the host's, read-only.  After the run, only the state files the command
+ * changed come back, each checked to be what git writes (an index whose paths git
+ * would accept and whose submodules are the ones it had: an index entry
+ * ".git/hooks/post-checkout" would otherwise be written out by the host's next
+ * checkout), and only where the host's copy did not change meanwhile.  And not to
+ * fetch from a jail-owned copy: that would copy the index and HEAD back all the same,
+ * and cost a git process on each side of every run.
+ *
+ * Launcher side: prepare before validation, finish after the jail is gone (no process
+ * of it can race what is read), both through @caller. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../lib/cleanup.h"
+#include "../lib/path.h"
+#include "git.h"
+#include "gitfmt.h"
+#include "profile.h"
+
+enum root_kind { PLAIN, WORKTREE, COMMON };
+
+/* git's state files at the top of a git directory (gitrepository-layout(5)): what
+ * commit, merge, cherry-pick, revert, fetch, pack-refs and branch -d write there. */
+static const char *const worktree_state[] = {
+        "HEAD",           "index",        "ORIG_HEAD",   "FETCH_HEAD",    "MERGE_HEAD", "MERGE_MSG",      "MERGE_MODE",
+        "CHERRY_PICK_HEAD", "REVERT_HEAD", "AUTO_MERGE", "SQUASH_MSG",    "COMMIT_EDITMSG", "TAG_EDITMSG", NULL,
+};
+static const char *const common_state[] = { "HEAD", "packed-refs", "shallow", "FETCH_HEAD", NULL };
+/* Read-write: objects, refs and their logs. */
+static const char *const worktree_rw[] = { "logs", "refs", NULL };
+static const char *const common_rw[] = { "objects", "refs", "logs", NULL };
+/* Started in the jail, these hold commands (rebase's exec lines): they stay there, and
+ * with them the HEAD and index of the half-done operation. */
+static const char *const sequencers[] = { "rebase-merge", "rebase-apply", "sequencer", NULL };
+
+#define STATE_FILE_MAX (512u << 20)
+
+static bool listed(const char *const *l, const char *s)
+{
+        for (size_t i = 0; l[i]; i++)
+                if (strcmp(l[i], s) == 0)
+                        return true;
+        return false;
+}
+
+static bool is_state(enum root_kind k, const char *name)
+{
+        return (k != COMMON && listed(worktree_state, name)) || (k != WORKTREE && listed(common_state, name));
+}
+
+static bool is_rw(enum root_kind k, const char *name)
+{
+        return (k != COMMON && listed(worktree_rw, name)) || (k != WORKTREE && listed(common_rw, name));
+}
+
+static int push_sweep(struct sbx_git *g, const char *path)
+{
+        char **v = reallocarray(g->sweep, g->n_sweep + 1, sizeof(char *));
+
+        if (!v)
+                return -ENOMEM;
+        g->sweep = v;
+        if (!(v[g->n_sweep] = strdup(path)))
+                return -ENOMEM;
+        g->n_sweep++;
+        return 0;
+}
+
+static int refuse(struct sbx_error *e, const char *path, const char *why, const char *hint)
+{
+        int r = sbx_error_set(e, "validate", EPERM, "", path, "filesystem.git: '%s' %s", path, why);
+
+        sbx_error_hint(e, "%s", hint);
+        return r;
+}
+
+static int add_file(struct sbx_git_root *root, const char *name, int fd, const struct stat *st)
+{
+        struct sbx_git_file *v = reallocarray(root->files, root->n_files + 1, sizeof(*v));
+
+        if (!v)
+                return -ENOMEM;
+        root->files = v;
+        v[root->n_files] = (struct sbx_git_file){ .fd = fd };
+        snprintf(v[root->n_files].name, sizeof(v[0].name), "%s", name);
+        if (st)
+                sbx_file_id_of(st, &v[root->n_files].id);
+        root->n_files++;
+        return 0;
+}
+
+/* One entry at the top of the host's git directory: a state file to copy, a data
+ * directory to bind read-write, or anything else read-only.  No symlink: git would
+ * follow it to wherever it points, and the jail must see what the host's git sees. */
+static int top_entry(struct sbx_profile *pr, struct sbx_caller *caller, struct sbx_git_root *root, enum root_kind kind, int dirfd,
+                     const char *name, struct sbx_state_file **copies, size_t *n_copies, uint64_t *bytes, struct sbx_error *e)
+{
+        char path[PATH_MAX];
+        struct stat st;
+        int r;
+
+        if (snprintf(path, sizeof(path), "%s/%s", root->dir, name) >= (int)sizeof(path))
+                return sbx_error_set(e, "validate", ENAMETOOLONG, "", name, "path too long");
+        if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return 0; /* gone meanwhile */
+        if (S_ISLNK(st.st_mode))
+                return refuse(e, path, "is a symlink: the host's git follows it, and sbx will not guess what it may then read or write",
+                              "replace the symlink with what it points to, or use a profile without filesystem.git: commit");
+        if (strncmp(name, "sharedindex.", 12) == 0)
+                return refuse(e, path, "is a split index (core.splitIndex), which sbx cannot carry back",
+                              "run `git update-index --no-split-index` and unset core.splitIndex");
+        if (is_state(kind, name)) {
+                _cleanup_close_ int fd = -1;
+                struct sbx_state_file *v;
+
+                if (!S_ISREG(st.st_mode))
+                        return refuse(e, path, "is not a regular file", "remove it: git writes it as a file");
+                if ((r = caller->open(caller, path, O_RDONLY | O_NOFOLLOW, SBX_ACCESS_READ, &fd, e)) < 0)
+                        return r;
+                if (fstat(fd, &st) < 0 || (r = add_file(root, name, fd, &st)) < 0)
+                        return sbx_error_set(e, "validate", ENOMEM, "", path, "out of memory");
+                if (!(v = reallocarray(*copies, *n_copies + 1, sizeof(*v))))
+                        return sbx_error_set(e, "validate", ENOMEM, "", path, "out of memory");
+                *copies = v;
+                v[*n_copies] = (struct sbx_state_file){ .fd = TAKE_FD(fd), .mode = st.st_mode & 0777 };
+                snprintf(v[*n_copies].name, sizeof(v[0].name), "%s", name);
+                (*n_copies)++;
+                *bytes += (uint64_t)st.st_size;
+                return 0;
+        }
+        if (is_rw(kind, name)) {
+                char found[PATH_MAX];
+
+                if (!S_ISDIR(st.st_mode))
+                        return refuse(e, path, "is not a directory", "this is not a git directory sbx understands");
+                if (strcmp(name, "objects") != 0) {
+                        r = caller->symlinks(caller, path, false, found, sizeof(found), e);
+                        if (r > 0)
+                                return refuse(e, found, "is a symlink: git writes reflogs and refs through it",
+                                              "remove it (git never makes symlinks there)");
+                        if (r < 0)
+                                return r;
+                        if (push_sweep(&pr->gitstate, path) < 0)
+                                return sbx_error_set(e, "validate", ENOMEM, "", path, "out of memory");
+                }
+                return sbx_git_bind(&pr->plan, SBX_MOUNT_RW, path, path, e);
+        }
+        return sbx_git_bind(&pr->plan, SBX_MOUNT_RO, path, path, e);
+}
+
+static int add_name(struct sbx_git_root *root, const char *name)
+{
+        char **v = reallocarray(root->host_entries, root->n_host_entries + 1, sizeof(char *));
+
+        if (!v)
+                return -ENOMEM;
+        root->host_entries = v;
+        if (!(v[root->n_host_entries] = strdup(name)))
+                return -ENOMEM;
+        root->n_host_entries++;
+        return 0;
+}
+
+/* The private top of the git directory @dir: a tmpfs at @dir with copies of its state
+ * files, and a bind for each of its other entries. */
+static int add_root(struct sbx_profile *pr, struct sbx_caller *caller, const char *dir, enum root_kind kind, struct sbx_error *e)
+{
+        struct sbx_git *g = &pr->gitstate;
+        struct sbx_git_root *root = &g->roots[g->n_roots];
+        struct sbx_state_file *copies = NULL;
+        size_t n_copies = 0;
+        uint64_t bytes = 0;
+        _cleanup_close_ int fd = -1;
+        struct sbx_mount *m;
+        DIR *d = NULL;
+        struct dirent *de;
+        int r;
+
+        if (g->n_roots >= ELEMENTSOF(g->roots))
+                return sbx_error_set(e, "validate", E2BIG, "", dir, "too many git directories");
+        *root = (struct sbx_git_root){ .dir = strdup(dir) };
+        g->n_roots++;
+        if (!root->dir)
+                return sbx_error_set(e, "validate", ENOMEM, "", dir, "out of memory");
+        if (kind != WORKTREE) {
+                /* A repository always has objects/ and refs/, and gets logs/ on its
+                 * first reflog: made now, as git would, so that it is the host's. */
+                if ((r = caller->mkdir(caller, dir, "logs", 0755, e)) < 0)
+                        return r;
+        }
+        /* Listed through a directory fd the caller opened (for reading). */
+        if ((r = caller->open(caller, dir, O_RDONLY | O_DIRECTORY, SBX_ACCESS_READ, &fd, e)) < 0)
+                return r;
+        if (!(d = fdopendir(fd)))
+                return sbx_error_set(e, "validate", errno, "fdopendir", dir, "cannot list the git directory");
+        fd = -1; /* the DIR has it */
+        r = 0;
+        while (r >= 0 && (de = readdir(d))) {
+                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                        continue;
+                if (add_name(root, de->d_name) < 0)
+                        r = sbx_error_set(e, "validate", ENOMEM, "", dir, "out of memory");
+                else
+                        r = top_entry(pr, caller, root, kind, dirfd(d), de->d_name, &copies, &n_copies, &bytes, e);
+        }
+        closedir(d);
+        for (const char *const *st = kind == COMMON ? common_state : worktree_state; r >= 0 && *st; st++) {
+                bool have = false;
+
+                for (size_t i = 0; i < root->n_files; i++)
+                        have |= strcmp(root->files[i].name, *st) == 0;
+                /* A state file the host does not have yet: the jail may make it. */
+                if (!have && add_file(root, *st, -1, NULL) < 0)
+                        r = sbx_error_set(e, "validate", ENOMEM, "", dir, "out of memory");
+        }
+        if (kind == PLAIN)
+                for (const char *const *st = common_state; r >= 0 && *st; st++) {
+                        bool have = false;
+
+                        for (size_t i = 0; i < root->n_files; i++)
+                                have |= strcmp(root->files[i].name, *st) == 0;
+                        if (!have && add_file(root, *st, -1, NULL) < 0)
+                                r = sbx_error_set(e, "validate", ENOMEM, "", dir, "out of memory");
+                }
+        /* Room for every copy twice over (git writes NAME.lock before it renames). */
+        if (r >= 0)
+                r = sbx_plan_add_mount(&pr->plan, SBX_MOUNT_STATE, NULL, dir, 2 * bytes + (64u << 20), e);
+        if (r < 0) {
+                for (size_t i = 0; i < n_copies; i++)
+                        closep(&copies[i].fd);
+                free(copies);
+                return r;
+        }
+        m = &pr->plan.mounts[pr->plan.n_mounts - 1];
+        m->files = copies;
+        m->n_files = n_copies;
+        return 0;
+}
+
+int sbx_git_commit_prepare(struct sbx_profile *pr, struct sbx_caller *caller, const char *gitdir, const char *common,
+                           struct sbx_error *e)
+{
+        int r;
+
+        if (strcmp(gitdir, common) == 0)
+                return add_root(pr, caller, gitdir, PLAIN, e);
+        if ((r = add_root(pr, caller, common, COMMON, e)) < 0)
+                return r;
+        return add_root(pr, caller, gitdir, WORKTREE, e);
+}
+
+/* ---- after the run ---------------------------------------------------------------------- */
+
+struct index_check {
+        const struct sbx_git *g;
+        char why[256];
+};
+
+static int check_entry(const struct sbx_git_index_entry *ent, void *userdata)
+{
+        struct index_check *c = userdata;
+
+        if (!sbx_git_path_ok(ent->path, ent->path_len, ent->mode)) {
+                snprintf(c->why, sizeof(c->why), "it holds the path '%.120s', which git itself refuses", ent->path);
+                return -EPERM;
+        }
+        if (ent->mode == SBX_GIT_MODE_GITLINK) {
+                for (size_t i = 0; i < c->g->n_gitlinks; i++)
+                        if (strcmp(c->g->gitlinks[i], ent->path) == 0)
+                                return 0;
+                /* The host's git status would run git inside it, with the config of a
+                 * git directory the jail made. */
+                snprintf(c->why, sizeof(c->why), "it adds the submodule '%.120s'", ent->path);
+                return -EPERM;
+        }
+        return 0;
+}
+
+/* Whether the state file @name the jail left (@buf) may be the host's. */
+static bool acceptable(const struct sbx_git *g, const char *name, const uint8_t *buf, size_t len, char *why, size_t size)
+{
+        struct sbx_git_index_info info;
+        struct index_check c = { .g = g };
+        int r;
+
+        if (strcmp(name, "index") != 0)
+                return sbx_git_state_check(name, buf, len, why, size) == 0;
+        r = sbx_git_index_walk(buf, len, g->hash_len, check_entry, &c, &info, why, size);
+        if (r == -EPERM)
+                snprintf(why, size, "%s", c.why);
+        else if (r == 0 && info.split)
+                snprintf(why, size, "it is a split index");
+        else if (r == 0 && info.unknown_required_ext)
+                snprintf(why, size, "it has an extension sbx does not know (%s)", info.exts);
+        else
+                return r == 0;
+        return false;
+}
+
+static bool same_content(int a, int b, off_t size)
+{
+        char x[65536], y[65536];
+
+        for (off_t at = 0; at < size;) {
+                size_t want = (size_t)(size - at) < sizeof(x) ? (size_t)(size - at) : sizeof(x);
+                ssize_t n = pread(a, x, want, at), k = pread(b, y, want, at);
+
+                if (n <= 0 || n != k || memcmp(x, y, (size_t)n) != 0)
+                        return false;
+                at += n;
+        }
+        return true;
+}
+
+/* One state file: the jail's copy in @top, back to the host if it changed, is git's
+ * own kind of file, and the host's did not change meanwhile. */
+static void bring_back(struct sbx_git *g, struct sbx_caller *caller, const struct sbx_git_root *root, int top,
+                       const struct sbx_git_file *f)
+{
+        _cleanup_close_ int fd = openat(top, f->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        struct sbx_error e = { 0 };
+        struct stat st;
+        char why[256];
+        void *map;
+        int r;
+
+        if (fd < 0 && errno != ENOENT) {
+                sbx_git_note(g, "git: '%s/%s' the jail left is not a file; not carried back", root->dir, f->name);
+                return;
+        }
+        if (fd < 0 && !f->id.exists)
+                return; /* none before, none after */
+        if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > STATE_FILE_MAX)) {
+                sbx_git_note(g, "git: '%s/%s' the jail left is not a regular file of a sane size; not carried back", root->dir, f->name);
+                return;
+        }
+        if (fd >= 0 && f->id.exists && st.st_size == f->id.size && same_content(fd, f->fd, st.st_size))
+                return; /* unchanged */
+        if (fd >= 0) {
+                map = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : (void *)"";
+                if (map == MAP_FAILED) {
+                        sbx_git_note(g, "git: cannot read '%s' the jail left; not carried back", f->name);
+                        return;
+                }
+                bool ok = acceptable(g, f->name, map, (size_t)st.st_size, why, sizeof(why));
+
+                if (st.st_size)
+                        munmap(map, (size_t)st.st_size);
+                if (!ok) {
+                        sbx_git_note(g, "git: the jail's '%s' is not carried back to '%s': %s", f->name, root->dir, why);
+                        return;
+                }
+        }
+        r = caller->replace(caller, root->dir, f->name, fd, &f->id, &e);
+        if (r == -ESTALE)
+                sbx_git_note(g, "git: '%s/%s' changed on the host while the jail ran; the jail's is dropped", root->dir, f->name);
+        else if (r < 0)
+                sbx_git_note(g, "git: cannot write '%s/%s': %s", root->dir, f->name, e.msg);
+}
+
+static const struct sbx_git_root *root_at(const struct sbx_git *g, const char *dir)
+{
+        for (size_t i = 0; i < g->n_roots; i++)
+                if (strcmp(g->roots[i].dir, dir) == 0)
+                        return &g->roots[i];
+        return NULL;
+}
+
+/* A sequencer the command started (rebase, cherry-pick of several, revert of several):
+ * its directory is in the tmpfs, and was not on the host. */
+static const char *started_sequencer(const struct sbx_git_root *root, int top)
+{
+        for (const char *const *s = sequencers; *s; s++) {
+                struct stat st;
+                bool host = false;
+
+                for (size_t i = 0; i < root->n_host_entries; i++)
+                        host |= strcmp(root->host_entries[i], *s) == 0;
+                if (!host && fstatat(top, *s, &st, AT_SYMLINK_NOFOLLOW) == 0)
+                        return *s;
+        }
+        return NULL;
+}
+
+void sbx_git_commit_finish(struct sbx_profile *pr, struct sbx_caller *caller, struct sbx_result *res)
+{
+        struct sbx_git *g = &pr->gitstate;
+        const struct sbx_plan *p = &pr->plan;
+        const char *seq = NULL;
+        size_t k = 0;
+
+        /* The state tmpfs came home in plan order. */
+        for (size_t i = 0; i < p->n_mounts && k < SBX_MAX_STATE; i++) {
+                const struct sbx_git_root *root;
+
+                if (p->mounts[i].kind != SBX_MOUNT_STATE)
+                        continue;
+                root = root_at(g, p->mounts[i].dest);
+                if (root && res->state_fds[k] >= 0 && !seq)
+                        seq = started_sequencer(root, res->state_fds[k]);
+                k++;
+        }
+        if (seq) {
+                sbx_git_note(g, "git: the command left a '%s' in progress; its state holds commands and stays in the jail, "
+                                "and so do the HEAD and index it left (the host's are as before)", seq);
+                return;
+        }
+        k = 0;
+        for (size_t i = 0; i < p->n_mounts && k < SBX_MAX_STATE; i++) {
+                const struct sbx_git_root *root;
+
+                if (p->mounts[i].kind != SBX_MOUNT_STATE)
+                        continue;
+                root = root_at(g, p->mounts[i].dest);
+                for (size_t j = 0; root && res->state_fds[k] >= 0 && j < root->n_files; j++)
+                        bring_back(g, caller, root, res->state_fds[k], &root->files[j]);
+                k++;
+        }
+}

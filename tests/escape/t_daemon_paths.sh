@@ -1,0 +1,104 @@
+#!/bin/bash
+# sandboxd opens every path a caller names with exactly the caller's rights, never
+# through a /proc magic link, and a symlink a jail planted leads nowhere.  sandboxd runs
+# here as plain root (as in a container with `sandboxd --listen`), so it holds
+# CAP_SYS_PTRACE: /proc/PID/cwd of another user's process would open with it.  A second
+# user's 0700 directory holds a secret; the caller's jail must never see it.  And the
+# git profile through sandboxd: commits come back, written as the caller.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../daemon.sh"
+t_init
+dm_init
+
+U=sbxa$SBX_RUN_ID
+V=sbxv$SBX_RUN_ID
+if ! dm_user "$U" || ! dm_user "$V"; then
+	t_fail "setup" "cannot create the test users"
+	exit 0
+fi
+chown -R "$U:$U" "$WS"
+VHOME=$T/vhome
+mkdir -p "$VHOME"
+SECRET="sbx-secret-$RANDOM$RANDOM"
+echo "$SECRET" >"$VHOME/secret"
+chown -R "$V:$V" "$VHOME"
+chmod 0700 "$VHOME"
+# The victim's process, with its cwd in the 0700 directory.
+(cd "$VHOME" && exec setpriv --reuid="$V" --regid="$V" --clear-groups sleep 300) &
+VPID=$!
+t_defer_kill "$VPID"
+
+dm_policy <<EOF
+allow:
+  - users: [$U]
+    profiles: [workspace, git]
+    max_sandboxes: 4
+limits:
+  grace: 1s
+EOF
+if ! dm_start; then
+	t_fail "setup" "sandboxd did not start: $(tail -c 300 "$DM_LOG")"
+	exit 0
+fi
+
+usbx() {
+	timeout -k 5 "$SBX_HANG" setpriv --reuid="$U" --regid="$U" --init-groups \
+		"$SBX_RUN" --daemon --socket "$DM_SOCK" "$@" >"$OUT" 2>"$ERR" </dev/null
+	RC=$?
+	HUNG=0
+}
+
+# nothing_leaked NAME: refused (125 or 126), one line, and the secret nowhere.
+nothing_leaked() {
+	if grep -qF "$SECRET" "$OUT" "$ERR"; then t_fail "$1" "the other user's secret reached the caller"
+	elif [[ $RC != 125 && $RC != 126 ]]; then t_fail "$1" "expected a refusal; rc=$RC err=$(head -c 200 "$ERR")"
+	else t_ok "$1"; fi
+}
+
+usbx --workspace "$WS" --ro "/proc/$VPID/cwd:/x" -- /bin/cat /x/secret
+nothing_leaked "--ro /proc/PID/cwd of another user's process"
+usbx --workspace "$WS" --ro "/proc/$VPID/root$VHOME:/x" -- /bin/cat /x/secret
+nothing_leaked "--ro /proc/PID/root/... of another user's process"
+usbx --workspace "$WS" --ro "/proc/self/cwd:/y" -- /bin/ls /y
+if [[ $RC == 125 || $RC == 126 ]] && ! grep -q "secret" "$OUT"; then t_ok "--ro /proc/self/cwd (sandboxd's own) refused"
+else t_fail "--ro /proc/self/cwd (sandboxd's own) refused" "rc=$RC out=$(head -c 200 "$OUT")"; fi
+usbx --workspace "$WS" --ro "$VHOME:/x" -- /bin/cat /x/secret
+nothing_leaked "--ro of another user's 0700 directory"
+
+# A symlink the caller's own earlier jail planted.
+usbx --workspace "$WS" -- /bin/sh -c "ln -s '$VHOME' cache; ln -s '$T' up"
+if [[ $RC != 0 || ! -L $WS/cache ]]; then
+	t_fail "setup: a jail plants symlinks" "rc=$RC $(head -c 200 "$ERR")"
+else
+	usbx --workspace "$WS" --ro "$WS/cache:/x" -- /bin/cat /x/secret
+	nothing_leaked "--ro through a planted symlink"
+	usbx --workspace "$WS" --rw "$WS/up:/x" -- /bin/sh -c 'touch /x/planted'
+	if [[ $RC == 125 || $RC == 126 ]] && [[ ! -e $T/planted ]] && grep -q symlink "$ERR"; then t_ok "--rw through a planted symlink refused"
+	else t_fail "--rw through a planted symlink refused" "rc=$RC err=$(head -c 200 "$ERR")"; fi
+	usbx --workspace "$WS/up" -- /bin/sh -c 'touch planted'
+	if [[ $RC == 125 || $RC == 126 ]] && [[ ! -e $T/planted ]]; then t_ok "--workspace through a planted symlink refused"
+	else t_fail "--workspace through a planted symlink refused" "rc=$RC err=$(head -c 200 "$ERR")"; fi
+fi
+rm -f "$WS/cache" "$WS/up"
+
+# ---- the git profile through sandboxd: the commit comes back, as the caller
+if command -v git >/dev/null; then
+	ug() { setpriv --reuid="$U" --regid="$U" --init-groups env HOME="$WS" GIT_CONFIG_NOSYSTEM=1 git -C "$WS" "$@"; }
+	ug init -q -b main . && printf 'probe\n' >"$WS/.gitignore" && chown "$U:$U" "$WS/.gitignore" &&
+		ug add .gitignore && ug -c user.name=u -c user.email=u@u commit -qm one
+	usbx --profile git --workspace "$WS" --env GIT_AUTHOR_NAME=j --env GIT_AUTHOR_EMAIL=j@j --env GIT_COMMITTER_NAME=j \
+		--env GIT_COMMITTER_EMAIL=j@j -- /bin/sh -c 'echo two > b && git add b && git commit -qm two'
+	owner=$(stat -c %U "$WS/.git/index" 2>/dev/null)
+	if [[ $RC == 0 && $(ug log -1 --format=%s) == two && -z $(ug status --porcelain) && $owner == "$U" ]]; then
+		t_ok "git profile through sandboxd: the commit comes back, written as the caller"
+	else
+		t_fail "git profile through sandboxd: the commit comes back, written as the caller" \
+			"rc=$RC err=$(head -c 200 "$ERR") log=$(ug log -1 --format=%s 2>&1) index owner=$owner"
+	fi
+	rm -rf "$WS/.git"
+	usbx --workspace "$WS" -- /bin/sh -c 'mkdir .git 2>/dev/null; echo x > .git/config 2>/dev/null; true'
+	if [[ $RC == 0 && ! -e $WS/.git ]]; then t_ok "workspace through sandboxd: no .git made, none left"
+	else t_fail "workspace through sandboxd: no .git made, none left" "rc=$RC; .git: $(ls -la "$WS/.git" 2>&1 | head -3)"; fi
+else
+	t_skip "git profile through sandboxd" "git is not installed"
+fi

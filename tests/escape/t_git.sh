@@ -1,0 +1,254 @@
+#!/bin/bash
+# Nothing a jail writes is read by the host's git as config, hooks or commands
+# (filesystem.git, git.h).  Each vector is planted twice: once from the host (the
+# control: the host's git must then run the planted command, or the vector and the
+# detector are not real) and once from inside a jail (the host's git must not).  After
+# each, the host runs what shells, IDEs and people run: status, diff, log, commit,
+# checkout, reset --hard, rebase --continue, submodule status.  Vectors from
+# gitrepository-layout(5), githooks(5), git-config(1), gitsubmodules(7).
+. "$(dirname "$0")/../lib.sh"
+t_init
+
+command -v git >/dev/null || { t_skip "git vectors" "git is not installed"; exit 0; }
+HOSTHOME=$T/hosthome
+mkdir -p "$HOSTHOME"
+MARK=$T/pwned
+G=(env -i "PATH=$PATH" "HOME=$HOSTHOME" GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t
+	GIT_COMMITTER_EMAIL=t@t git)
+hgit() { "${G[@]}" -C "$WS" "$@"; }
+
+# An index with one more entry (argv: path, blob), written the way git writes one:
+# the jail's own tool for the index vector.
+cat >"$T/mkindex.py" <<'PY'
+import hashlib, struct, subprocess, sys
+ents = []
+for line in subprocess.check_output(["git", "ls-files", "-s", "-z"]).split(b"\0"):
+    if line:
+        meta, path = line.split(b"\t", 1)
+        mode, oid, _ = meta.split()
+        ents.append((path, int(mode, 8), oid))
+ents.append((sys.argv[1].encode(), 0o100755, sys.argv[2].encode()))
+ents.sort()
+out = b""
+for path, mode, oid in ents:
+    e = struct.pack(">10I", 0, 0, 0, 0, 0, 0, mode, 0, 0, 0) + bytes.fromhex(oid.decode()) + struct.pack(">H", len(path)) + path
+    out += e + b"\0" * (8 - len(e) % 8)
+body = struct.pack(">4sII", b"DIRC", 2, len(ents)) + out
+open(".git/index", "wb").write(body + hashlib.sha1(body).digest())
+PY
+
+# A fresh repository in $WS with one commit (and the probe kept out of it).
+new_repo() {
+	find "$WS" -mindepth 1 -maxdepth 1 ! -name probe -exec rm -rf {} +
+	rm -f "$MARK"
+	cp "$T/mkindex.py" "$WS/.sbx-mkindex.py"
+	hgit init -q -b main . && echo one >"$WS/a" && printf 'probe\n.sbx-*\n' >"$WS/.gitignore" &&
+		hgit add a .gitignore && hgit commit -qm one
+}
+
+# What the host's git does later in the repository; anything planted runs here.
+host_uses_repo() {
+	{
+		hgit status
+		hgit diff HEAD
+		hgit log -1
+		hgit checkout -q -- .
+		hgit reset -q --hard
+		echo more >>"$WS/a"
+		hgit commit -qam host
+		hgit rebase --continue
+		hgit submodule status
+		hgit status
+	} </dev/null >/dev/null 2>&1
+	true
+}
+
+# vector NAME PLANT [PROFILE...]: PLANT (shell, run with cwd $WS and $MARK set) from the
+# host must own the host's git; from a jail of each PROFILE it must not.
+vector() {
+	local name=$1 plant=$2 profile profiles
+	shift 2
+	profiles=("$@")
+	((${#profiles[@]})) || profiles=(git workspace)
+	new_repo || { t_fail "$name: setup" "cannot make a repository"; return; }
+	(cd "$WS" && MARK=$MARK bash -c "$plant") >/dev/null 2>&1
+	host_uses_repo
+	if [[ -e $MARK ]]; then t_ok "$name: control, planted from the host it runs"
+	else t_fail "$name: control, planted from the host it runs" "the host's git did not run it: the test proves nothing"; fi
+	for profile in "${profiles[@]}"; do
+		new_repo
+		sbx --profile "$profile" --workspace "$WS" --env MARK="$MARK" -- /bin/bash -c "$plant; echo ran > .sbx-ran"
+		if [[ ! -e $WS/.sbx-ran ]]; then
+			t_fail "$name ($profile): not tested" "the jail did not run: $(run_info)"
+			continue
+		fi
+		rm -f "$WS/.sbx-ran"
+		host_uses_repo
+		if [[ -e $MARK ]]; then t_fail "$name ($profile): planted from a jail, the host's git does not run it" "it ran: $(cat "$MARK")"
+		else t_ok "$name ($profile): planted from a jail, the host's git does not run it"; fi
+	done
+}
+
+fsmon='printf "[core]\n\tfsmonitor = \"echo fsmonitor > $MARK; false\"\n"'
+hook='printf "#!/bin/sh\necho hook > $MARK\n"'
+
+vector "config: core.fsmonitor" "$fsmon >> .git/config"
+vector "config: core.hooksPath to hooks the jail wrote" \
+	"mkdir evilhooks; $hook > evilhooks/post-commit; chmod +x evilhooks/post-commit; printf \"[core]\\n\\thooksPath = \$PWD/evilhooks\\n\" >> .git/config"
+vector "hooks: post-commit" "$hook > .git/hooks/post-commit; chmod +x .git/hooks/post-commit"
+vector "hooks: a hooks directory made anew" "rm -rf .git/hooks; mkdir .git/hooks; $hook > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit"
+vector "commondir: .git/commondir to a config the jail wrote" \
+	"mkdir -p evil/objects evil/refs; cp -r .git/objects .git/refs evil/ ; cp .git/HEAD evil/; $fsmon > evil/config; echo ../evil > .git/commondir"
+vector "config.worktree with extensions.worktreeConfig" \
+	"$fsmon > .git/config.worktree; printf '[extensions]\n\tworktreeConfig = true\n[core]\n\trepositoryformatversion = 1\n' >> .git/config"
+vector "sequencer: rebase-merge with an exec line" \
+	'c=$(git rev-parse HEAD); mkdir .git/rebase-merge && echo refs/heads/main > .git/rebase-merge/head-name &&
+	 echo $c > .git/rebase-merge/onto && echo $c > .git/rebase-merge/orig-head && : > .git/rebase-merge/interactive &&
+	 echo "exec echo rebase > $MARK" > .git/rebase-merge/git-rebase-todo && : > .git/rebase-merge/done && git checkout -q --detach'
+vector "modules: a submodule git directory made with .gitmodules and a gitlink" \
+	'git init -q sub && (cd sub && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m s) &&
+	 mkdir -p .git/modules && mv sub/.git .git/modules/sub && echo "gitdir: ../.git/modules/sub" > sub/.git &&
+	 printf "[core]\n\tworktree = ../../../sub\n\tfsmonitor = \"echo modules > $MARK; false\"\n" >> .git/modules/sub/config &&
+	 printf "[submodule \"sub\"]\n\tpath = sub\n\turl = ./sub\n" > .gitmodules &&
+	 git update-index --add --cacheinfo 160000,$(git -C sub rev-parse HEAD),sub'
+vector "index: an entry under .git/hooks" \
+	'b=$(printf "#!/bin/sh\necho index > $MARK\n" | git hash-object -w --stdin) && python3 .sbx-mkindex.py .git/hooks/post-checkout $b'
+vector "index: a gitlink to a repository the jail made" \
+	'git init -q nest && (cd nest && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m n) &&
+	 printf "[core]\n\tfsmonitor = \"echo nested > $MARK; false\"\n" >> nest/.git/config && git add nest'
+# A reflog is appended to, through a symlink: into a file the host runs.
+logs_plant="rm -f .git/logs/refs/heads/main .git/logs/HEAD; ln -s '$T/victim-rc' .git/logs/refs/heads/main; ln -s '$T/victim-rc' .git/logs/HEAD"
+new_repo
+echo "# rc" >"$T/victim-rc"
+(cd "$WS" && bash -c "$logs_plant")
+host_uses_repo
+if [[ $(cat "$T/victim-rc") != "# rc" ]]; then t_ok "logs: control, a planted reflog symlink is written through"
+else t_fail "logs: control, a planted reflog symlink is written through" "the host's git did not write through it"; fi
+new_repo
+echo "# rc" >"$T/victim-rc"
+sbx --profile git --workspace "$WS" -- /bin/bash -c "$logs_plant"
+host_uses_repo
+if [[ $RC != 0 ]]; then t_fail "logs: planted from a jail, the host's git does not write through it" "not tested: $(run_info)"
+elif [[ $(cat "$T/victim-rc") != "# rc" ]]; then t_fail "logs: planted from a jail, the host's git does not write through it" "victim now: $(head -c 100 "$T/victim-rc")"
+elif [[ -L $WS/.git/logs/HEAD ]]; then t_fail "logs: planted from a jail, the host's git does not write through it" "the symlink is still there"
+else t_ok "logs: planted from a jail, the host's git does not write through it"; fi
+
+# ---- a repository with a real submodule: the jail repoints or replaces it
+sub_repo() {
+	new_repo && "${G[@]}" init -q -b main "$T/subsrc" 2>/dev/null; "${G[@]}" -C "$T/subsrc" commit -q --allow-empty -m s &&
+		hgit -c protocol.file.allow=always submodule -q add "$T/subsrc" lib/sub && hgit commit -qm sub
+}
+subvector() {
+	local name=$1 plant=$2 profile
+	sub_repo || { t_fail "$name: setup" "cannot make a submodule"; return; }
+	(cd "$WS" && MARK=$MARK bash -c "$plant") >/dev/null 2>&1
+	host_uses_repo
+	if [[ -e $MARK ]]; then t_ok "$name: control, planted from the host it runs"
+	else t_fail "$name: control, planted from the host it runs" "the host's git did not run it: the test proves nothing"; fi
+	for profile in git workspace; do
+		sub_repo || { t_fail "$name: setup" "cannot make a submodule"; return; }
+		sbx --profile "$profile" --workspace "$WS" --env MARK="$MARK" -- /bin/bash -c "$plant; echo ran > .sbx-ran"
+		[[ -e $WS/.sbx-ran ]] || { t_fail "$name ($profile): not tested" "the jail did not run: $(run_info)"; continue; }
+		rm -f "$WS/.sbx-ran"
+		host_uses_repo
+		if [[ -e $MARK ]]; then t_fail "$name ($profile)" "the host's git ran it: $(cat "$MARK")"
+		else t_ok "$name ($profile): the host's git does not run it"; fi
+	done
+}
+# A copy of the submodule's git directory with a planted fsmonitor: what the host's
+# `git status` in the superproject runs git with, inside the submodule.
+evil='cp -r .git/modules/lib/sub evil.git && git config -f evil.git/config core.worktree ../lib/sub &&
+	printf "[core]\n\tfsmonitor = \"echo sub > $MARK; false\"\n" >> evil.git/config'
+subvector "a submodule's .git file repointed" "$evil; echo 'gitdir: ../../evil.git' > lib/sub/.git"
+subvector "a submodule's directory renamed and replaced" "$evil; mv lib/sub lib/old; mkdir lib/sub; echo 'gitdir: ../../evil.git' > lib/sub/.git"
+subvector "a submodule's parent renamed and replaced" "$evil; mv lib lib2; mkdir -p lib/sub; echo 'gitdir: ../../evil.git' > lib/sub/.git"
+
+# ---- no repository at all: the jail may not make one where the host's git looks
+rm -rf "${WS:?}"/.git "$WS"/a "$WS"/lib "$WS"/.gitmodules
+for profile in workspace git; do
+	rm -f "$MARK"
+	sbx --profile "$profile" --workspace "$WS" --env MARK="$MARK" -- /bin/bash -c \
+		"git init -q . 2>/dev/null; mkdir -p .git 2>/dev/null; $fsmon >> .git/config 2>/dev/null; echo ran > .sbx-ran"
+	[[ -e $WS/.sbx-ran ]] || { t_fail "no .git ($profile): not tested" "$(run_info)"; continue; }
+	rm -f "$WS/.sbx-ran"
+	"${G[@]}" -C "$WS" status >/dev/null 2>&1
+	if [[ -e $MARK || -s $WS/.git/config ]]; then t_fail "no .git ($profile): the jail cannot make one" "a .git was planted"
+	elif [[ -e $WS/.git ]]; then t_fail "no .git ($profile): the mount point is removed after the run" "$WS/.git is left"
+	else t_ok "no .git ($profile): the jail cannot make one, and nothing is left"; fi
+done
+
+# ---- hooks the host's configuration puts in the working tree (husky's core.hooksPath)
+for profile in git workspace; do
+	new_repo
+	mkdir -p "$WS/.husky"
+	hgit config core.hooksPath .husky
+	sbx --profile "$profile" --workspace "$WS" --env MARK="$MARK" -- /bin/bash -c "$hook > .husky/pre-commit; chmod +x .husky/pre-commit; mv .husky .h2; mkdir .husky; $hook > .husky/pre-commit; chmod +x .husky/pre-commit; echo ran > .sbx-ran"
+	[[ -e $WS/.sbx-ran ]] || { t_fail "core.hooksPath in the tree ($profile): not tested" "$(run_info)"; continue; }
+	rm -f "$WS/.sbx-ran"
+	host_uses_repo
+	if [[ -e $MARK ]]; then t_fail "core.hooksPath in the tree ($profile)" "the hook ran"
+	else t_ok "core.hooksPath in the tree ($profile): the hooks are read-only"; fi
+done
+
+# ---- a symlink already standing where git looks: never left unprotected
+new_repo
+mkdir -p "$WS/tools/hooks"
+rm -rf "$WS/.git/hooks"
+ln -s ../tools/hooks "$WS/.git/hooks"
+sbx --profile git --workspace "$WS" -- /bin/true
+if [[ $RC == 125 ]] && grep -q symlink "$ERR"; then t_ok "git: a symlinked .git/hooks is refused, with why"
+else t_fail "git: a symlinked .git/hooks is refused, with why" "$(run_info)"; fi
+sbx --profile workspace --workspace "$WS" --env MARK="$MARK" -- /bin/bash -c "$hook > tools/hooks/post-commit; chmod +x tools/hooks/post-commit"
+host_uses_repo
+if [[ -e $MARK ]]; then t_fail "workspace: a symlinked .git/hooks into the tree is read-only" "the hook ran"
+elif [[ $RC == 125 ]] && grep -q symlink "$ERR"; then t_ok "workspace: a symlinked .git/hooks into the tree is refused, with why"
+else t_ok "workspace: a symlinked .git/hooks into the tree is read-only"; fi
+
+# ---- what the git profile is for: commits come back, the host's index and HEAD agree
+new_repo
+sbx --profile git --workspace "$WS" --env GIT_AUTHOR_NAME=j --env GIT_AUTHOR_EMAIL=j@j --env GIT_COMMITTER_NAME=j \
+	--env GIT_COMMITTER_EMAIL=j@j -- /bin/sh -c 'echo two > b && git add b && git commit -qm two && git checkout -qb topic &&
+	echo three > c && git add c && git commit -qm three && git tag v1 && git branch gone main && git branch -D gone >/dev/null'
+if [[ $RC == 0 ]] && [[ $(hgit log -1 --format=%s) == three ]] && [[ $(hgit rev-parse --abbrev-ref HEAD) == topic ]] &&
+	[[ -z $(hgit status --porcelain) ]] && hgit rev-parse -q --verify v1 >/dev/null && ! hgit rev-parse -q --verify gone >/dev/null; then
+	t_ok "git: commits, a branch switch, a tag and a deleted branch come back whole"
+else
+	t_fail "git: commits, a branch switch, a tag and a deleted branch come back whole" \
+		"$(run_info); head=$(hgit log -1 --format=%s 2>&1) branch=$(hgit rev-parse --abbrev-ref HEAD 2>&1) status=$(hgit status --porcelain 2>&1 | head -3 | tr '\n' '|')"
+fi
+sbx --profile git --workspace "$WS" -- /bin/sh -c 'git gc -q && git pack-refs --all'
+if [[ $RC == 0 ]] && hgit fsck --no-progress >/dev/null 2>&1 && [[ $(hgit log -1 --format=%s) == three ]]; then t_ok "git: gc and pack-refs work"
+else t_fail "git: gc and pack-refs work" "$(run_info)"; fi
+# A staged change comes back staged.
+sbx --profile git --workspace "$WS" -- /bin/sh -c 'echo four > d && git add d'
+if [[ $(hgit diff --cached --name-only) == d ]]; then t_ok "git: a staged file stays staged"
+else t_fail "git: a staged file stays staged" "$(run_info); cached: $(hgit diff --cached --name-only)"; fi
+
+# ---- a linked worktree: commits and ref deletions work, the common directory is safe
+new_repo
+hgit worktree add -q -b wt "$T/wt" >/dev/null 2>&1
+cp "$WS/probe" "$T/wt/probe" 2>/dev/null
+hgit branch doomed
+hgit tag doomed-tag
+hgit pack-refs --all
+sbx --profile git --workspace "$T/wt" --env GIT_AUTHOR_NAME=j --env GIT_AUTHOR_EMAIL=j@j --env GIT_COMMITTER_NAME=j \
+	--env GIT_COMMITTER_EMAIL=j@j --env MARK="$MARK" -- /bin/bash -c "echo x > x && git add x && git commit -qm wt &&
+	git branch -D doomed >/dev/null && git tag -d doomed-tag >/dev/null && echo ok > .sbx-ran;
+	git branch -m wt wt2 2>/dev/null;
+	$fsmon >> \$(git rev-parse --git-common-dir)/config; echo ../.. > \$(git rev-parse --git-dir)/commondir;
+	mkdir -p \$(git rev-parse --git-common-dir)/hooks; $hook > \$(git rev-parse --git-common-dir)/hooks/post-commit;
+	chmod +x \$(git rev-parse --git-common-dir)/hooks/post-commit; true"
+if [[ $RC == 0 && -e $T/wt/.sbx-ran ]] && [[ $("${G[@]}" -C "$T/wt" log -1 --format=%s) == wt ]] &&
+	! hgit rev-parse -q --verify doomed >/dev/null && ! hgit rev-parse -q --verify doomed-tag >/dev/null; then
+	t_ok "linked worktree: commit, branch -D and tag -d work"
+else
+	t_fail "linked worktree: commit, branch -D and tag -d work" "$(run_info)"
+fi
+# branch -m renames the ref; the [branch] section of the config, which stays the
+# host's, is not renamed (git says so, and exits 128).
+if hgit rev-parse -q --verify wt2 >/dev/null && ! hgit rev-parse -q --verify wt >/dev/null; then t_ok "linked worktree: branch -m renames the branch"
+else t_fail "linked worktree: branch -m renames the branch" "refs: $(hgit branch --list 2>&1 | tr '\n' ' ')"; fi
+host_uses_repo
+"${G[@]}" -C "$T/wt" status >/dev/null 2>&1
+if [[ -e $MARK ]]; then t_fail "linked worktree: config and hooks of the common directory stay the host's" "it ran"
+else t_ok "linked worktree: config and hooks of the common directory stay the host's"; fi

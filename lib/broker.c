@@ -210,11 +210,11 @@ static int broker_connect(struct sbx_broker *b, const struct seccomp_notif *n, i
 
         if (len > sizeof(ss))
                 return -EINVAL;
-        if ((pidfd = (int)syscall(SYS_pidfd_open, n->pid, 0)) < 0)
+        if ((pidfd = (int)syscall(SYS_pidfd_open, (pid_t)n->pid, 0)) < 0)
                 return -ESRCH;
         if ((sock = (int)syscall(SYS_pidfd_getfd, pidfd, (int)n->data.args[0], 0)) < 0)
                 return errno == EBADF ? -EBADF : -EPERM;
-        if (len && process_vm_readv(n->pid, &local, 1, &remote, 1, 0) != (ssize_t)len)
+        if (len && process_vm_readv((pid_t)n->pid, &local, 1, &remote, 1, 0) != (ssize_t)len)
                 return -EFAULT;
         /* Still the same call: the pid and the fd were the command's. */
         if (ioctl(b->notif_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &n->id) < 0)
@@ -226,7 +226,7 @@ static int broker_connect(struct sbx_broker *b, const struct seccomp_notif *n, i
                 struct sockaddr_un via = { .sun_family = AF_UNIX };
                 struct stat st;
 
-                if ((r = open_path(n->pid, (struct sockaddr_un *)&ss, len, &target)) < 0)
+                if ((r = open_path((pid_t)n->pid, (struct sockaddr_un *)&ss, len, &target)) < 0)
                         return r;
                 if (fstat(target, &st) < 0 || !S_ISSOCK(st.st_mode))
                         return -ECONNREFUSED;

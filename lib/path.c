@@ -70,9 +70,7 @@ static void instead(char *out, size_t size, const char *dir, const char *target,
 {
         char t[PATH_MAX];
 
-        if (target[0] == '/')
-                snprintf(t, sizeof(t), "%s", target);
-        else if (!join(t, sizeof(t), dir, target))
+        if (target[0] == '/' || !join(t, sizeof(t), dir, target))
                 snprintf(t, sizeof(t), "%s", target);
         if (snprintf(out, size, "%s%s%s", t, rest[0] ? "/" : "", rest) < 0)
                 out[0] = '\0';

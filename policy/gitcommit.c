@@ -135,7 +135,7 @@ static int top_entry(struct sbx_profile *pr, struct sbx_caller *caller, struct s
                         return refuse(e, path, "is not a regular file", "remove it: git writes it as a file");
                 if ((r = caller->open(caller, path, O_RDONLY | O_NOFOLLOW, SBX_ACCESS_READ, &fd, e)) < 0)
                         return r;
-                if (fstat(fd, &st) < 0 || (r = add_file(root, name, fd, &st)) < 0)
+                if (fstat(fd, &st) < 0 || add_file(root, name, fd, &st) < 0)
                         return sbx_error_set(e, "validate", ENOMEM, "", path, "out of memory");
                 if (!(v = reallocarray(*copies, *n_copies + 1, sizeof(*v))))
                         return sbx_error_set(e, "validate", ENOMEM, "", path, "out of memory");

@@ -496,8 +496,8 @@ static int gitdir_of(struct sbx_caller *caller, const char *tree, char *out, siz
                 r = caller->open(caller, dotgit, O_PATH | O_DIRECTORY, SBX_ACCESS_READ, &fd, e);
                 return r < 0 ? r : sbx_fd_path(fd, out, size, dotgit, e);
         }
-        if (r < 0)
-                return r;
+        if (r < 0 || !text)
+                return r < 0 ? r : -EINVAL;
         text[strcspn(text, "\r\n")] = '\0';
         if (strncmp(text, "gitdir: ", 8) != 0)
                 return sbx_error_set(e, "validate", EINVAL, "", dotgit, "'%s' is a file but not a 'gitdir: PATH' line", dotgit);
@@ -531,7 +531,7 @@ static int guard_submodules(struct sbx_profile *pr, struct sbx_caller *caller, c
                         continue; /* git itself refuses such a path */
                 if (snprintf(rel, sizeof(rel), "%s%s%s/.git", prefix, prefix[0] ? "/" : "", l.v[i]) >= (int)sizeof(rel))
                         continue;
-                if (depth == 0 && (r = push(&pr->gitstate.gitlinks, &pr->gitstate.n_gitlinks, l.v[i])) < 0) {
+                if (depth == 0 && push(&pr->gitstate.gitlinks, &pr->gitstate.n_gitlinks, l.v[i]) < 0) {
                         r = oom(e);
                         break;
                 }
@@ -570,8 +570,8 @@ static int linked(struct sbx_caller *caller, const char *tree, char *gitdir, cha
                 snprintf(common, PATH_MAX, "%s", gitdir);
                 return 0;
         }
-        if (r < 0)
-                return r;
+        if (r < 0 || !cd)
+                return r < 0 ? r : -EINVAL;
         cd[strcspn(cd, "\r\n")] = '\0';
         if (cd[0] != '/' && !join(path, sizeof(path), gitdir, cd))
                 return -ENAMETOOLONG;
@@ -581,8 +581,8 @@ static int linked(struct sbx_caller *caller, const char *tree, char *gitdir, cha
         /* NAME's gitdir file names this working tree's .git: the pair is git's own. */
         if (!join(path, sizeof(path), gitdir, "gitdir") || !join(dotgit, sizeof(dotgit), tree, ".git"))
                 return -ENAMETOOLONG;
-        if ((r = sbx_git_read(caller, path, PATH_MAX, &back, &len, e)) < 0)
-                return r;
+        if ((r = sbx_git_read(caller, path, PATH_MAX, &back, &len, e)) < 0 || !back)
+                return r < 0 ? r : -EINVAL;
         back[strcspn(back, "\r\n")] = '\0';
         closep(&fd);
         if (caller->open(caller, back, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, e) < 0 ||

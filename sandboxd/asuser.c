@@ -300,8 +300,8 @@ void asuser_stop(struct sbx_caller *c)
 {
         struct asuser *a = c->data;
 
-        if (!a || a->pid < 0)
-                return;
+        if (c->open != as_open || !a || a->pid < 0)
+                return; /* sbx_caller_self: nothing was started */
         closep(&a->sock); /* the helper's recv ends, and so does it */
         (void)waitpid(a->pid, NULL, 0);
         a->pid = -1;

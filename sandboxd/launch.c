@@ -165,7 +165,11 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
         static char *const no_env[] = { NULL };
         char why[512];
 
-        if (asuser_start(l->uid, l->gid, l->groups, l->n_groups, caller, &e) < 0)
+        /* Root's rights are at least this launcher's: a root caller's paths are opened
+         * here (by the same rules); anyone else's by a helper that has become it. */
+        if (l->uid == 0)
+                *caller = sbx_caller_self;
+        else if (asuser_start(l->uid, l->gid, l->groups, l->n_groups, caller, &e) < 0)
                 refuse(rep, true, &e, NULL);
         if (workspace_path(caller, rep->workspace, sizeof(rep->workspace), &e) < 0)
                 refuse(rep, true, &e, NULL);
@@ -252,13 +256,17 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         /* 5. The jail, supervised from the daemon through the report socket. */
         rep = (struct launch_report){ .type = REPORT_RESULT };
         r = sbx_jail_run_ctl(&pr.plan, filter, CTL_FD, &rep.res, &rep.err);
-        /* filesystem.git's copy back and clean-up, as the caller, before the report. */
-        sbx_git_finish(&pr, &caller, &rep.res);
-        asuser_stop(&caller);
         if (r < 0 && rep.res.status == 0)
                 rep.res.status = 125;
         rep.r = r;
+        /* filesystem.git, as the caller: a commit's copy back comes before the report
+         * (the caller's next git command must see it, and its notes go in the
+         * report); removing the mount points can come after, off the caller's wait. */
+        if (pr.gitstate.n_roots)
+                sbx_git_finish(&pr, &caller, &rep.res);
         report(&rep);
+        sbx_git_finish(&pr, &caller, &rep.res);
+        asuser_stop(&caller);
         _exit(0);
 }
 

@@ -54,12 +54,25 @@ struct daemon {
         sd_bus_slot *system_slots[4];
 };
 
+/* Peer to peer: what the kernel recorded about the connecting process (caller.c). */
+struct peer_creds {
+        bool valid;
+        uid_t uid;
+        gid_t gid;
+        pid_t pid;
+        gid_t groups[SBX_MAX_GROUPS];
+        size_t n_groups;
+        bool too_many_groups;
+};
+
 /* A peer: its own bus connection (peer to peer), or one unique name on the system bus. */
 struct client {
         struct daemon *d;
         sd_bus *bus;
         bool bus_wide;        /* the system bus's stand-in, one for every caller there: they are found by sender */
-        uid_t uid;            /* peer to peer: SO_PEERCRED at accept (connection caps only) */
+        int sock;             /* peer to peer: the accepted socket; -1 on the bus */
+        struct peer_creds creds; /* peer to peer: SO_PEERCRED and SO_PEERGROUPS at accept */
+        uid_t uid;            /* the caller's uid: creds.uid peer to peer, the bus's on the bus */
         char *name;           /* system bus: the unique name; NULL peer to peer */
         sd_bus_track *track;  /* system bus: tells when the name goes away */
         sd_bus_slot *slots[6]; /* the API's four, the Disconnected match, Hello */
@@ -163,13 +176,32 @@ void launch_signal(struct sandbox *sb, int sig);
 /* Feeds every report the launcher has sent to the table. */
 void launch_drain(struct sandbox *sb);
 
+/* ---- caller.c: who is calling --------------------------------------------------- */
+struct caller {
+        uid_t uid;
+        gid_t gid;
+        pid_t pid;
+        gid_t groups[SBX_MAX_GROUPS];
+        size_t n_groups;
+        mode_t umask;  /* the calling process's (022 unless @process was asked for) */
+        bool in_jail;  /* the calling process runs inside an sbx jail */
+};
+/* Peer to peer, at accept: SO_PEERCRED and SO_PEERGROUPS of @fd.  0 or -errno. */
+int caller_read_peer(int fd, struct peer_creds *pc);
+/* The caller of @m, which came on @c (a connection, or the system bus's stand-in):
+ * its uid, gid and groups from the kernel (the socket, or the bus driver).  With
+ * @process, the calling process itself is pinned and read: its credentials must
+ * still be those it connected with, and they give the gid (which the bus does not
+ * know), the umask and in_jail.  0, or a negative errno with @err set (AccessDenied). */
+int caller_get(sd_bus_message *m, const struct client *c, bool process, struct caller *who, sd_bus_error *err);
+
 /* ---- api.c: the D-Bus interface ---------------------------------------------- */
 /* Registers the objects on @bus; @userdata is a struct client whose d is set (peer to
  * peer: the connection's own; system bus: a stand-in, the caller found by sender). */
 int api_attach(struct daemon *d, sd_bus *bus, sd_bus_slot **slots, size_t n, void *userdata);
 /* The client record behind @m: peer to peer the connection's; on the system bus the
- * sender's, made (and tracked) on first use. */
-struct client *client_for(sd_bus_message *m, void *userdata);
+ * sender's (of uid @uid), made (and tracked) on first use. */
+struct client *client_for(sd_bus_message *m, void *userdata, uid_t uid);
 /* Peer to peer: answers Hello as a bus driver would, for bus clients such as busctl. */
 int api_attach_driver(sd_bus *bus, sd_bus_slot **slot);
 void api_reply_run(struct sandbox *sb);

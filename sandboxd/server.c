@@ -93,17 +93,8 @@ static int on_track_gone(sd_bus_track *t, void *userdata)
         return 0;
 }
 
-static uid_t peer_uid(int fd)
+static size_t clients_of(struct daemon *d, uid_t uid)
 {
-        struct ucred uc;
-        socklen_t len = sizeof(uc);
-
-        return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) == 0 ? uc.uid : (uid_t)-1;
-}
-
-static size_t clients_of(struct daemon *d, int fd)
-{
-        uid_t uid = peer_uid(fd);
         size_t n = 0;
 
         for (struct client *c = d->clients; c; c = c->next)
@@ -121,11 +112,15 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 
         (void)s;
         (void)revents;
+        struct peer_creds pc;
+
         cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (cfd < 0)
                 return 0;
-        /* Too many connections: this one is closed unanswered, the others go on. */
-        if (n_clients >= MAX_CLIENTS || clients_of(d, cfd) >= MAX_CLIENTS_PER_UID || d->stopping) {
+        /* Nobody we cannot name, and not too many connections: closed unanswered, the
+         * others go on. */
+        if (caller_read_peer(cfd, &pc) < 0 || n_clients >= MAX_CLIENTS || clients_of(d, pc.uid) >= MAX_CLIENTS_PER_UID ||
+            d->stopping) {
                 close(cfd);
                 return 0;
         }
@@ -136,7 +131,9 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
         }
         n_clients++;
         c->d = d;
-        c->uid = peer_uid(cfd);
+        c->sock = cfd;
+        c->creds = pc;
+        c->uid = pc.uid;
         c->next = d->clients;
         if (d->clients)
                 d->clients->prev = c;
@@ -158,7 +155,7 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
         return 0;
 }
 
-struct client *client_for(sd_bus_message *m, void *userdata)
+struct client *client_for(sd_bus_message *m, void *userdata, uid_t uid)
 {
         struct client *slot_client = userdata, *c;
         struct daemon *d = slot_client->d;
@@ -176,6 +173,8 @@ struct client *client_for(sd_bus_message *m, void *userdata)
                 return NULL;
         n_clients++;
         c->d = d;
+        c->sock = -1;
+        c->uid = uid;
         c->bus = sd_bus_ref(slot_client->bus);
         c->name = strdup(sender);
         c->next = d->clients;
@@ -268,7 +267,7 @@ int server_connect_system_bus(struct daemon *d)
         static struct client bus_client;
         int r;
 
-        bus_client = (struct client){ .d = d, .bus_wide = true };
+        bus_client = (struct client){ .d = d, .bus_wide = true, .sock = -1 };
         if ((r = sd_bus_open_system(&d->system_bus)) < 0)
                 return r;
         bus_client.bus = d->system_bus;

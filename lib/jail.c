@@ -509,6 +509,49 @@ void sbx_result_init(struct sbx_result *res, int status)
                 res->state_fds[i] = -1;
 }
 
+/* --json's "applied": what this jail had, from the plan and from what happened, and
+ * only for a jail that got as far as its command (every step before execve fails
+ * closed, so such a jail had each one).  Never a fixed list: a shared namespace, a
+ * kept capability, Landlock absent, or no cgroup is not named. */
+static void list_applied(const struct sbx_plan *p, const struct sbx_cgroup *cg, struct sbx_result *res)
+{
+        const struct {
+                bool on;
+                const char *name;
+        } steps[] = {
+                { true, "pidns" },
+                { !(p->ns_shared & SBX_NS_SHARE_UTS), "utsns" },
+                { !(p->ns_shared & SBX_NS_SHARE_IPC), "ipcns" },
+                { true, "mntns" },
+                { !(p->ns_shared & SBX_NS_SHARE_CGROUP), "cgroupns" },
+                { p->net == SBX_NET_NONE, "netns" },
+                { p->userns, "userns" },
+                { true, "pivot_root" },
+                { p->caps == 0, "caps-dropped" },
+                { true, "no_new_privs" },
+                { !strstr(res->weakened, "landlock: not"), "landlock" },
+                { true, "seccomp" },
+                /* Host unix sockets: out of reach either way; the broker lets the jail's own connect. */
+                { p->unix_broker, "unix-broker" },
+                { !p->unix_broker, "unix-pairs-only" },
+                { p->mdwe && !strstr(res->weakened, "memory_deny_write_execute: no"), "mdwe" },
+                { cg->version == 2, "cgroup-v2" },
+                { cg->version == 1, "cgroup-v1" },
+                { cg->version && p->limits.memory, "memory-limit" },
+                { cg->version && p->limits.pids, "pids-limit" },
+        };
+        bool system = false;
+
+        for (size_t i = 0; i < p->n_mounts; i++)
+                system = system || p->mounts[i].system;
+        for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
+                if (steps[i].on)
+                        append(res->applied, sizeof(res->applied), ",", steps[i].name);
+                if (steps[i].on && strcmp(steps[i].name, "pivot_root") == 0 && system)
+                        append(res->applied, sizeof(res->applied), ",", "ro-system");
+        }
+}
+
 int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, struct sbx_result *res, struct sbx_error *e)
 {
         return sbx_jail_run_ctl(p, filter, -1, res, e);
@@ -588,21 +631,8 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         if (!res->peak_memory)
                 res->peak_memory = (uint64_t)ru.ru_maxrss * 1024; /* largest single process */
         r = account(&s, &pid1, res, e);
-
-        append(res->applied, sizeof(res->applied), ",", "pidns,utsns,ipcns,mntns,cgroupns");
-        if (p->net == SBX_NET_NONE)
-                append(res->applied, sizeof(res->applied), ",", "netns");
-        if (p->userns)
-                append(res->applied, sizeof(res->applied), ",", "userns");
-        append(res->applied, sizeof(res->applied), ",", "pivot_root,ro-system,caps-dropped,no_new_privs,seccomp");
-        /* Host unix sockets: out of reach either way; the broker lets the jail's own connect. */
-        append(res->applied, sizeof(res->applied), ",", p->unix_broker ? "unix-broker" : "unix-pairs-only");
-        if (!strstr(res->weakened, "landlock: not"))
-                append(res->applied, sizeof(res->applied), ",", "landlock");
-        if (p->mdwe && !strstr(res->weakened, "memory_deny_write_execute: no"))
-                append(res->applied, sizeof(res->applied), ",", "mdwe");
-        if (cg.version)
-                append(res->applied, sizeof(res->applied), ",", cg.version == 2 ? "cgroup-v2" : "cgroup-v1");
+        if (r == 0)
+                list_applied(p, &cg, res);
 out:
         closep(&s.pidfd);
         closep(&s.sigfd);

@@ -312,15 +312,40 @@ void api_reply_run(struct sandbox *sb)
 
 /* ---- Wait, Kill, List, Reload --------------------------------------------------------- */
 
+/* @list split at @sep, as "as". */
+static int append_list(sd_bus_message *reply, const char *list, char sep)
+{
+        char item[512];
+        int r;
+
+        if ((r = sd_bus_message_open_container(reply, 'a', "s")) < 0)
+                return r;
+        for (const char *at = list; r >= 0 && at && *at;) {
+                const char *end = strchr(at, sep);
+                size_t len = end ? (size_t)(end - at) : strlen(at);
+
+                snprintf(item, sizeof(item), "%.*s", (int)len, at);
+                r = sd_bus_message_append(reply, "s", item);
+                at = end ? end + 1 : NULL;
+        }
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
+/* How a sandbox ended, and what its jail had: the applied and weakened lists of
+ * --json come from the launcher that built it, never made up here. */
 static int append_summary(sd_bus_message *reply, const struct sandbox *sb)
 {
         char error[1024] = "";
         const struct sbx_result *r = &sb->result;
+        int k;
 
         if (sb->error.errnum)
                 sbx_error_format(&sb->error, error, sizeof(error));
-        return sd_bus_message_append(reply, "iiibbtttts", r->status, r->exit_code, r->signal, r->timed_out, r->oom_killed,
-                                     r->wall_ms, r->cpu_user_ms, r->cpu_sys_ms, r->peak_memory, error);
+        if ((k = sd_bus_message_append(reply, "iiibbtttts", r->status, r->exit_code, r->signal, r->timed_out, r->oom_killed,
+                                       r->wall_ms, r->cpu_user_ms, r->cpu_sys_ms, r->peak_memory, error)) < 0 ||
+            (k = append_list(reply, r->applied, ',')) < 0)
+                return k;
+        return append_list(reply, r->weakened, '\n');
 }
 
 static int reply_summary(sd_bus_message *call, const struct sandbox *sb)
@@ -552,8 +577,10 @@ static int prop_version(sd_bus *bus, const char *path, const char *interface, co
         return sd_bus_message_append(reply, "s", SBX_VERSION);
 }
 
-#define SUMMARY "iiibbtttts"
-#define SUMMARY_NAMES "status\0exit_code\0signal\0timed_out\0oom_killed\0wall_ms\0cpu_user_ms\0cpu_sys_ms\0peak_memory\0error\0"
+#define SUMMARY "iiibbttttsasas"
+#define SUMMARY_NAMES                                                                                              \
+        "status\0exit_code\0signal\0timed_out\0oom_killed\0wall_ms\0cpu_user_ms\0cpu_sys_ms\0peak_memory\0error\0" \
+        "applied\0weakened\0"
 
 static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_VTABLE_START(0),

@@ -265,6 +265,10 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
                 r = sd_bus_error_set_errno(err, -ENOMEM);
                 goto out;
         }
+        if (c->gone) { /* closed meanwhile (intake.c): no sandbox would have an owner */
+                r = sd_bus_error_set(err, SBX_ERR_FAILED, "the connection is closing");
+                goto out;
+        }
         sb = sandbox_new(d, c);
         if (!sb || !(sb->profile = strdup(rq.profile)) || !(sb->argv = strv_copy(&rq.cmd))) {
                 if (sb)
@@ -278,7 +282,7 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
         struct launch l = {
                 .rq = &rq, .config = d->config, .grant = &g, .uid = who.uid, .gid = who.gid, .groups = who.groups,
                 .n_groups = who.n_groups, .workspace_fd = fds[0], .stdio = { fds[1], fds[2], fds[3] },
-                .hide = d->socket_paths, .n_hide = d->n_socket_paths, .umask = who.umask,
+                .hide = d->socket_paths, .n_hide = d->n_socket_paths, .umask = who.umask, .nofile = d->jail_nofile,
         };
         if (launch_start(sb, &l, &e) < 0) {
                 char msg[1024];

@@ -263,7 +263,7 @@ static int peer_pidfd(const struct client *c)
         socklen_t len = sizeof(int);
         int pidfd = -1;
 
-        if (getsockopt(c->sock, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) == 0)
+        if (getsockopt(c->in.sock, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) == 0)
                 return pidfd;
         if (errno != ENOPROTOOPT)
                 return -errno;

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -237,6 +238,13 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         sigprocmask(SIG_SETMASK, &none, NULL);
         if (take_fds(l, ctl) < 0)
                 _exit(1);
+        /* The jail's open-files limit is the one sandboxd was given, not the one it
+         * raised for its connections. */
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur > l->nofile) {
+                rl.rlim_cur = l->nofile;
+                (void)setrlimit(RLIMIT_NOFILE, &rl);
+        }
         prctl(PR_SET_NAME, "sbx-launcher", 0, 0, 0);
         umask(l->umask); /* the caller's, not sandboxd's */
         /* 3-4. The request as the caller, and every verdict. */

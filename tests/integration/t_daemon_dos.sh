@@ -2,7 +2,7 @@
 # Denial of service by local users, with real numbers.  An attacker the policy admits
 # to nothing (nobody) and one it admits (a test user) try, each in turn: fds sent with
 # a message that never completes, messages announced huge and sent in part, floods of
-# connections, and a thousand property reads of a 0.9 MiB argv whose replies it never
+# connections, and 2000 property reads of a 0.9 MiB argv whose replies it never
 # reads.  Meanwhile another user's Run must succeed, and sandboxd's fds and RSS must
 # stay within the budget sandboxd(8) gives; stalled connections are closed; after the
 # attack the daemon holds what it held before.  sandboxd starts with the soft
@@ -108,6 +108,7 @@ attack() {
 after() { # NAME: the attacker gone, the daemon holds what it did
 	flood_stop
 	wait_until 5 settled
+	echo "#   $1, after: sandboxd: fds $(dm_fds), RSS $(dm_rss_kb) KiB"
 	settled && t_ok "$1: once the attacker is gone, sandboxd holds its $fds0 fds again" ||
 		t_fail "$1: sandboxd's fds back to the baseline" "$fds0 -> $(dm_fds)"
 }
@@ -165,10 +166,10 @@ attack "admitted, 120 MiB announced" "$A" "$T/apart2.out" 100 8192 partial "$DM_
 	t_fail "admitted: an oversized message is refused" "$ATTACK_LINE"
 after "admitted, 120 MiB announced"
 
-# A sandbox with a 0.9 MiB argv, then 1000 reads of its Argv, never read back.
-attack "admitted, 1000 Argv reads never read" "$A" "$T/replies.out" 40 $((16 << 10)) replies "$DM_SOCK" "$WSA" 1000 0.9
+# A sandbox with a 0.9 MiB argv, then 2000 reads of its Argv, never read back.
+attack "admitted, 2000 Argv reads never read" "$A" "$T/replies.out" 40 $((16 << 10)) replies "$DM_SOCK" "$WSA" 2000 0.9
 [[ $(field run "$ATTACK_LINE") == /io/* ]] || t_fail "admitted: the attacker's sandbox runs" "$ATTACK_LINE"
-echo "#   admitted: $(field gets_sent "$ATTACK_LINE") of 1000 reads went out before sandboxd stopped reading them"
+echo "#   admitted: $(field gets_sent "$ATTACK_LINE") of 2000 reads went out before sandboxd stopped reading them"
 after "admitted, replies never read"
 
 pid_alive "$DM_PID" && t_ok "sandboxd runs on after every attack" || t_fail "sandboxd runs on" "$(tail -c 300 "$DM_LOG")"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The D-Bus interface: a closed set of checked operations.  Every method takes the
- * caller's identity from the kernel (caller.c: the socket peer to peer, the bus
+ * caller's identity from the kernel (identity.c: the socket peer to peer, the bus
  * driver and the calling process on the system bus), never from an argument or the
  * user database; reads its arguments through the bounded
  * request layer; and answers bad input with a typed error while the daemon keeps
@@ -20,7 +20,7 @@
 #include "../lib/cleanup.h"
 #include "daemon.h"
 
-/* Who is calling (caller.c): the uid alone for what only needs to know whose
+/* Who is calling (identity.c): the uid alone for what only needs to know whose
  * sandboxes it may see; the whole process, pinned, for Run. */
 static int get_caller(sd_bus_message *m, void *userdata, struct caller *who, sd_bus_error *err)
 {

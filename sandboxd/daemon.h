@@ -60,7 +60,7 @@ struct daemon {
         size_t n_waiting;         /* connections whose intake waits on sd-bus or a budget */
 };
 
-/* Peer to peer: what the kernel recorded about the connecting process (caller.c). */
+/* Peer to peer: what the kernel recorded about the connecting process (identity.c). */
 struct peer_creds {
         bool valid;
         uid_t uid;
@@ -213,7 +213,7 @@ void launch_signal(struct sandbox *sb, int sig);
 /* Feeds every report the launcher has sent to the table. */
 void launch_drain(struct sandbox *sb);
 
-/* ---- caller.c: who is calling --------------------------------------------------- */
+/* ---- identity.c: who is calling ------------------------------------------------- */
 struct caller {
         uid_t uid;
         gid_t gid;

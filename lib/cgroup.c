@@ -296,7 +296,7 @@ int sbx_cgroup_prepare(struct sbx_cgroup *cg, const struct sbx_plan *p, bool *we
         sbx_cgroup_destroy(cg);
         if (p->limits.memory_explicit || p->limits.pids_explicit || !(p->optional & SBX_HARDEN_CGROUP)) {
                 r = sbx_error_set(e, "cgroup", r, "mkdir", v2 ? v2 : CGROUP_ROOT,
-                                  "cannot create a cgroup for --memory/--pids");
+                                  "cannot create a cgroup for the memory and pids limits");
                 sbx_error_hint(e, geteuid() == 0 ? "mount the memory and pids controllers (v2, or v1 under " CGROUP_ROOT ")"
                                                  : "run as root, through sandboxd, or in a cgroup delegated to you (systemd-run --user -p Delegate=yes)");
                 return r;

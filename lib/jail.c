@@ -167,20 +167,48 @@ static void scrub_environment(void)
         environ = NULL;
 }
 
-/* Likewise /proc/1/cmdline would show sbx-run's own command line (an --env VALUE
- * among it) to every process in the jail: once the command has its copy, overwrite
- * the argument strings, which the kernel shows from PID 1's memory. */
-static void scrub_arguments(const struct sbx_plan *p)
-{
-        extern char *program_invocation_name;
-        char *start = program_invocation_name;
-        char *end = start;
+/* Likewise /proc/1/cmdline would show the launcher's own command line (sbx-run's,
+ * an --env VALUE among it; sandboxd's, in every daemon jail) to every process in the
+ * jail.  The kernel shows the argument area of PID 1's memory, wherever argv[] now
+ * points, so the area's bounds come from the kernel too (/proc/self/stat fields
+ * 48-51, arg_start, arg_end, env_start, env_end): read while the host's /proc is
+ * still there, wiped once the command has its copy of the arguments. */
+struct proc_areas {
+        uintptr_t arg_start, arg_end, env_start, env_end;
+};
 
-        for (size_t i = 0; p->argv[i]; i++)
-                if (p->argv[i] + strlen(p->argv[i]) > end)
-                        end = p->argv[i] + strlen(p->argv[i]);
-        memset(start, 0, (size_t)(end - start));
-        sbx_strlcpy(start, "sbx-init", (size_t)(end - start) + 1);
+static int read_proc_areas(struct proc_areas *a, struct sbx_error *e)
+{
+        char buf[2048], *at;
+        unsigned long long v[4];
+        ssize_t n;
+        _cleanup_close_ int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+
+        if (fd < 0 || (n = read(fd, buf, sizeof(buf) - 1)) < 0)
+                return sbx_error_set(e, "init", errno, "read", "/proc/self/stat", "cannot find the argument area to wipe");
+        buf[n] = '\0';
+        /* After the name (which may hold anything, up to the last ')'): the space
+         * before field 3, then before each next one up to 48. */
+        at = strrchr(buf, ')');
+        for (int field = 3; at && field <= 48; field++)
+                at = strchr(at + 1, ' ');
+        if (!at || sscanf(at, " %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3]) != 4 || v[1] < v[0] || v[3] < v[2])
+                return sbx_error_set(e, "init", EPROTO, "", "/proc/self/stat", "cannot find the argument area to wipe");
+        *a = (struct proc_areas){ (uintptr_t)v[0], (uintptr_t)v[1], (uintptr_t)v[2], (uintptr_t)v[3] };
+        return 0;
+}
+
+static void scrub_arguments(const struct proc_areas *a)
+{
+        char *args = (char *)a->arg_start, *env = (char *)a->env_start;
+        size_t n = a->arg_end - a->arg_start;
+
+        if (n > 0) {
+                memset(args, 0, n);
+                sbx_strlcpy(args, "sbx-init", n);
+        }
+        if (a->env_end > a->env_start)
+                memset(env, 0, a->env_end - a->env_start);
         prctl(PR_SET_NAME, "sbx-init", 0, 0, 0);
 }
 
@@ -201,6 +229,7 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         struct pollfd pfd = { .fd = parent_pidfd, .events = POLLIN };
         int state_fds[SBX_MAX_STATE] = { -1, -1, -1, -1 }, broker_sv[2] = { -1, -1 };
         struct sbx_broker broker;
+        struct proc_areas areas = { 0 };
         pid_t command;
 
         /* 1. Die with the launcher.  The pidfd closes the race in which it died
@@ -215,6 +244,8 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
                 apparmor_hint(&e);
                 sbx_sync_fail(sync_fd, &e);
         }
+        if (read_proc_areas(&areas, &e) < 0)
+                sbx_sync_fail(sync_fd, &e);
         prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         scrub_environment();
         /* 3. cgroup (v1: join now), then a cgroup namespace rooted there. */
@@ -259,7 +290,7 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         }
         /* 7. PID 1 keeps only the sync socket, the broker's, and no privilege, then
          *    supervises. */
-        scrub_arguments(p);
+        scrub_arguments(&areas);
         if (broker_sv[1] >= 0)
                 close(broker_sv[1]);
         if (close_all_but(sync_fd, broker_sv[0]) < 0 || sbx_privs_drop_init(p, &e) < 0) {
@@ -478,6 +509,49 @@ void sbx_result_init(struct sbx_result *res, int status)
                 res->state_fds[i] = -1;
 }
 
+/* --json's "applied": what this jail had, from the plan and from what happened, and
+ * only for a jail that got as far as its command (every step before execve fails
+ * closed, so such a jail had each one).  Never a fixed list: a shared namespace, a
+ * kept capability, Landlock absent, or no cgroup is not named. */
+static void list_applied(const struct sbx_plan *p, const struct sbx_cgroup *cg, struct sbx_result *res)
+{
+        const struct {
+                bool on;
+                const char *name;
+        } steps[] = {
+                { true, "pidns" },
+                { !(p->ns_shared & SBX_NS_SHARE_UTS), "utsns" },
+                { !(p->ns_shared & SBX_NS_SHARE_IPC), "ipcns" },
+                { true, "mntns" },
+                { !(p->ns_shared & SBX_NS_SHARE_CGROUP), "cgroupns" },
+                { p->net == SBX_NET_NONE, "netns" },
+                { p->userns, "userns" },
+                { true, "pivot_root" },
+                { p->caps == 0, "caps-dropped" },
+                { true, "no_new_privs" },
+                { !strstr(res->weakened, "landlock: not"), "landlock" },
+                { true, "seccomp" },
+                /* Host unix sockets: out of reach either way; the broker lets the jail's own connect. */
+                { p->unix_broker, "unix-broker" },
+                { !p->unix_broker, "unix-pairs-only" },
+                { p->mdwe && !strstr(res->weakened, "memory_deny_write_execute: no"), "mdwe" },
+                { cg->version == 2, "cgroup-v2" },
+                { cg->version == 1, "cgroup-v1" },
+                { cg->version && p->limits.memory, "memory-limit" },
+                { cg->version && p->limits.pids, "pids-limit" },
+        };
+        bool system = false;
+
+        for (size_t i = 0; i < p->n_mounts; i++)
+                system = system || p->mounts[i].system;
+        for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
+                if (steps[i].on)
+                        append(res->applied, sizeof(res->applied), ",", steps[i].name);
+                if (steps[i].on && strcmp(steps[i].name, "pivot_root") == 0 && system)
+                        append(res->applied, sizeof(res->applied), ",", "ro-system");
+        }
+}
+
 int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, struct sbx_result *res, struct sbx_error *e)
 {
         return sbx_jail_run_ctl(p, filter, -1, res, e);
@@ -557,21 +631,8 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         if (!res->peak_memory)
                 res->peak_memory = (uint64_t)ru.ru_maxrss * 1024; /* largest single process */
         r = account(&s, &pid1, res, e);
-
-        append(res->applied, sizeof(res->applied), ",", "pidns,utsns,ipcns,mntns,cgroupns");
-        if (p->net == SBX_NET_NONE)
-                append(res->applied, sizeof(res->applied), ",", "netns");
-        if (p->userns)
-                append(res->applied, sizeof(res->applied), ",", "userns");
-        append(res->applied, sizeof(res->applied), ",", "pivot_root,ro-system,caps-dropped,no_new_privs,seccomp");
-        /* Host unix sockets: out of reach either way; the broker lets the jail's own connect. */
-        append(res->applied, sizeof(res->applied), ",", p->unix_broker ? "unix-broker" : "unix-pairs-only");
-        if (!strstr(res->weakened, "landlock: not"))
-                append(res->applied, sizeof(res->applied), ",", "landlock");
-        if (p->mdwe && !strstr(res->weakened, "memory_deny_write_execute: no"))
-                append(res->applied, sizeof(res->applied), ",", "mdwe");
-        if (cg.version)
-                append(res->applied, sizeof(res->applied), ",", cg.version == 2 ? "cgroup-v2" : "cgroup-v1");
+        if (r == 0)
+                list_applied(p, &cg, res);
 out:
         closep(&s.pidfd);
         closep(&s.sigfd);

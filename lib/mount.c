@@ -38,16 +38,34 @@ static const struct {
         { "/proc/self/fd/1", "dev/stdout" }, { "/proc/self/fd/2", "dev/stderr" },
         { "pts/ptmx", "dev/ptmx" },
 };
-/* /proc files that reveal the host (kernel memory, keys, timers with host pids and
- * command names) are hidden behind /dev/null; /proc itself is mounted read-only, which
- * makes /proc/sys and /proc/sysrq-trigger read-only even to a uid 0 inside. */
-/* Also the files only root may read (mode 0400), which a uid 0 without capabilities
- * still can: page flags and slab, vmalloc and zone layouts help kernel exploits.
- * (kcore, kmsg and kallsyms need capabilities the jail never has.) */
+/* What a jail's own /proc would still tell about the host, hidden: a file behind
+ * /dev/null, a directory behind an empty read-only tmpfs.  /proc itself is mounted
+ * read-only, which makes /proc/sys and /proc/sysrq-trigger read-only even to a uid 0
+ * inside.  Two kinds, and each entry is one or both:
+ *   host-identifying: what names this machine, its boot, its disks and devices, or
+ *     its administrator's choices, beyond what the jail needs to run a command (the
+ *     kernel's command line and build configuration, the boot id, partitions, swap
+ *     files, the PCI/ACPI/SCSI/sound/driver trees, loaded modules);
+ *   kernel-layout: memory and symbol maps, allocator and zone state, page flags,
+ *     timers with host pids, interrupt counters (which time the host's keystrokes):
+ *     help for a kernel exploit or a side channel, nothing a command needs.
+ * Also the files only root may read (mode 0400), which a uid 0 without capabilities
+ * still can.  (kcore and kmsg need capabilities the jail never has.)  Left visible
+ * on purpose: meminfo, cpuinfo, stat, loadavg, uptime, version, vmstat, filesystems,
+ * mounts (per namespace), which ps, top, free, nproc, JVMs and build tools read. */
 static const char *const proc_masks[] = {
-        "proc/keys",       "proc/key-users",   "proc/timer_list",  "proc/sched_debug",
-        "proc/latency_stats", "proc/kpageflags", "proc/kpagecount", "proc/kpagecgroup",
-        "proc/slabinfo",   "proc/pagetypeinfo", "proc/vmallocinfo",
+        /* host-identifying */
+        "proc/cmdline", "proc/config.gz", "proc/bootconfig", "proc/version_signature",
+        "proc/sys/kernel/random/boot_id", "proc/partitions", "proc/diskstats", "proc/swaps", "proc/mdstat",
+        "proc/modules", "proc/consoles", "proc/devices", "proc/misc", "proc/dma", "proc/fb", "proc/mtrr",
+        "proc/keys", "proc/key-users",
+        "proc/acpi", "proc/asound", "proc/bus", "proc/driver", "proc/scsi", "proc/irq", "proc/fs",
+        "proc/device-tree", "proc/tty/driver",
+        /* kernel-layout */
+        "proc/kallsyms", "proc/iomem", "proc/ioports", "proc/buddyinfo", "proc/zoneinfo", "proc/pagetypeinfo",
+        "proc/slabinfo", "proc/vmallocinfo", "proc/allocinfo", "proc/kpageflags", "proc/kpagecount",
+        "proc/kpagecgroup", "proc/timer_list", "proc/sched_debug", "proc/latency_stats", "proc/lock_stat",
+        "proc/interrupts", "proc/softirqs",
 };
 
 static int openat2_in_root(int root, const char *path, int flags)
@@ -432,14 +450,10 @@ static int apply_proc(int root, bool userns, struct sbx_error *e)
                         sbx_error_hint(e, "the host /proc has paths masked (a container?): the kernel refuses a new /proc in a user namespace; run as root or through sandboxd");
                 return r;
         }
-        for (size_t i = 0; i < ELEMENTSOF(proc_masks); i++) {
-                _cleanup_close_ int target = openat2_in_root(root, proc_masks[i], O_PATH | O_NOFOLLOW);
-                if (target < 0)
-                        continue; /* this kernel does not have it */
-                r = attach_tree(AT_FDCWD, "/dev/null", target, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV, proc_masks[i], e);
-                if (r < 0)
+        /* (an entry this kernel does not have needs no mask) */
+        for (size_t i = 0; i < ELEMENTSOF(proc_masks); i++)
+                if ((r = apply_mask(root, proc_masks[i], e)) < 0)
                         return r;
-        }
         return 0;
 }
 

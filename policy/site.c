@@ -543,3 +543,17 @@ bool sbx_site_admit(const struct sbx_site_policy *sp, uid_t uid, gid_t gid, cons
         *g = best;
         return true;
 }
+
+uint64_t sbx_site_caller_cap(const struct sbx_site_policy *sp, uid_t uid, gid_t gid, const gid_t *groups, size_t n_groups)
+{
+        uint64_t cap = 0;
+
+        for (size_t i = 0; i < sp->n_rules; i++) {
+                const struct sbx_site_rule *r = &sp->rules[i];
+                uint64_t c = tighter(sp->max_per_user, r->max_sandboxes);
+
+                if (rule_matches(r, uid, gid, groups, n_groups) && c > cap)
+                        cap = c;
+        }
+        return cap;
+}

@@ -87,3 +87,9 @@ struct sbx_site_grant {
  * No allocation, no NSS: it runs per request. */
 bool sbx_site_admit(const struct sbx_site_policy *sp, uid_t uid, gid_t gid, const gid_t *groups, size_t n_groups,
                     const char *profile, struct sbx_site_grant *g, char *why, size_t why_size);
+
+/* The most sandboxes at once any rule matching the caller lets it run (each rule's
+ * max_sandboxes, or limits.max_sandboxes_per_user); 0 when no rule matches it, a
+ * caller the policy admits to nothing.  sandboxd sizes what a connection may hold
+ * on it.  No allocation, no NSS. */
+uint64_t sbx_site_caller_cap(const struct sbx_site_policy *sp, uid_t uid, gid_t gid, const gid_t *groups, size_t n_groups);

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The D-Bus interface: a closed set of checked operations.  Every method takes the
- * caller's identity from the bus (SO_PEERCRED peer to peer, the bus driver on the
- * system bus), never from an argument; reads its arguments through the bounded
+ * caller's identity from the kernel (identity.c: the socket peer to peer, the bus
+ * driver and the calling process on the system bus), never from an argument or the
+ * user database; reads its arguments through the bounded
  * request layer; and answers bad input with a typed error while the daemon keeps
  * serving everyone else.  Sandboxes are visible only to their own uid and to root. */
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,137 +20,11 @@
 #include "../lib/cleanup.h"
 #include "daemon.h"
 
-
-struct caller {
-        uid_t uid;
-        gid_t gid;
-        pid_t pid;
-        gid_t groups[SBX_MAX_GROUPS];
-        size_t n_groups;
-        mode_t umask;
-};
-
-/* The caller's umask, which its command keeps as it would in direct mode; 022 when
- * the process is gone or hides it. */
-static mode_t umask_of(pid_t pid)
+/* Who is calling (identity.c): the uid alone for what only needs to know whose
+ * sandboxes it may see; the whole process, pinned, for Run. */
+static int get_caller(sd_bus_message *m, void *userdata, struct caller *who, sd_bus_error *err)
 {
-        char path[64], line[256];
-        unsigned mask = 022;
-        FILE *f;
-
-        snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-        if (pid <= 0 || !(f = fopen(path, "re")))
-                return 022;
-        while (fgets(line, sizeof(line), f))
-                if (sscanf(line, "Umask: %o", &mask) == 1)
-                        break;
-        fclose(f);
-        return (mode_t)(mask & 0777);
-}
-
-static inline void creds_unrefp(sd_bus_creds **c)
-{
-        if (*c)
-                sd_bus_creds_unref(*c);
-}
-
-/* The primary gid from the user database when the bus does not say (dbus-daemon
- * reports the uid and the groups of a connection, not its gid). */
-static gid_t primary_gid(uid_t uid)
-{
-        struct passwd pw, *res = NULL;
-        char buf[4096];
-
-        if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
-                return res->pw_gid;
-        return (gid_t)-1;
-}
-
-static int get_caller(sd_bus_message *m, struct caller *who, sd_bus_error *err)
-{
-        _cleanup_(creds_unrefp) sd_bus_creds *c = NULL;
-        const gid_t *gids = NULL;
-        int n, r;
-
-        *who = (struct caller){ .pid = 0 };
-        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID | SD_BUS_CREDS_EGID | SD_BUS_CREDS_SUPPLEMENTARY_GIDS | SD_BUS_CREDS_PID, &c);
-        if (r < 0 || sd_bus_creds_get_euid(c, &who->uid) < 0)
-                return sd_bus_error_set(err, SD_BUS_ERROR_ACCESS_DENIED, "cannot tell who is calling; refusing");
-        if (sd_bus_creds_get_egid(c, &who->gid) < 0 && (who->gid = primary_gid(who->uid)) == (gid_t)-1)
-                return sd_bus_error_set(err, SD_BUS_ERROR_ACCESS_DENIED, "cannot tell the caller's group; refusing");
-        (void)sd_bus_creds_get_pid(c, &who->pid);
-        who->umask = umask_of(who->pid);
-        n = sd_bus_creds_get_supplementary_gids(c, &gids);
-        if (n > SBX_MAX_GROUPS)
-                return sd_bus_error_setf(err, SD_BUS_ERROR_ACCESS_DENIED, "the caller is in %d groups; sandboxd handles %d", n, SBX_MAX_GROUPS);
-        for (int i = 0; i < n; i++)
-                who->groups[who->n_groups++] = gids[i];
-        return 0;
-}
-
-/* A caller inside one of sbx's jails gets nothing: a jail must not ask for a looser
- * jail.  The socket is hidden from jails; this covers a hard link to it carried in by
- * a bind, or a jail of sbx-run's own.  In a jail means: an sbx-* cgroup, or an
- * ancestor (every process of a jail descends from its launcher) named sbx-launcher
- * or sbx-run.  Run peer to peer, the peer's pidfd pins the pid while we look. */
-static bool sbx_ancestor(pid_t pid)
-{
-        char path[64], line[256], name[64] = "";
-        int ppid = 0;
-
-        for (int depth = 0; pid > 1 && depth < 4096; depth++, pid = (pid_t)ppid) {
-                FILE *f;
-
-                snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-                if (!(f = fopen(path, "re")))
-                        return false;
-                ppid = 0;
-                while (fgets(line, sizeof(line), f))
-                        if (sscanf(line, "Name: %63s", name) != 1)
-                                (void)sscanf(line, "PPid: %d", &ppid);
-                fclose(f);
-                if (depth > 0 && (strcmp(name, "sbx-launcher") == 0 || strcmp(name, "sbx-run") == 0))
-                        return true;
-        }
-        return false;
-}
-
-static bool sbx_cgroup(pid_t pid)
-{
-        char path[64], line[4096];
-        bool in = false;
-        FILE *f;
-
-        snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-        if (!(f = fopen(path, "re")))
-                return false;
-        while (!in && fgets(line, sizeof(line), f))
-                in = strstr(line, "/sbx-") != NULL;
-        fclose(f);
-        return in;
-}
-
-#ifndef SO_PEERPIDFD
-#define SO_PEERPIDFD 77
-#endif
-
-static bool caller_in_jail(pid_t pid, int sock)
-{
-        socklen_t len = sizeof(int);
-        int pidfd = -1;
-        bool in;
-
-        if (pid <= 0)
-                return false;
-        if (sock >= 0 && getsockopt(sock, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) < 0)
-                pidfd = -1;
-        in = sbx_cgroup(pid) || sbx_ancestor(pid);
-        /* The caller gone while we looked: its pid may name another process now. */
-        if (pidfd >= 0) {
-                in = in || syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0;
-                close(pidfd);
-        }
-        return in;
+        return caller_get(m, userdata, false, who, err);
 }
 
 static bool may_see(const struct caller *who, const struct sandbox *sb)
@@ -334,13 +208,13 @@ static char **strv_copy(const struct sbx_strv *v)
 }
 
 /* The site policy's verdict on who may run what, how many: before any process starts. */
-static int admit(struct daemon *d, const struct caller *who, int sock, const struct sbx_request *rq,
-                 struct sbx_site_grant *g, sd_bus_error *err)
+static int admit(struct daemon *d, const struct caller *who, const struct sbx_request *rq, struct sbx_site_grant *g,
+                 sd_bus_error *err)
 {
         const struct sbx_site_policy *sp = &d->config->policy;
         char why[512];
 
-        if (caller_in_jail(who->pid, sock)) {
+        if (who->in_jail) {
                 audit_refusal(who, rq, "the caller runs inside an sbx jail");
                 return sd_bus_error_set(err, SBX_ERR_DENIED, "sandboxd does not serve callers inside a jail");
         }
@@ -364,31 +238,37 @@ static int admit(struct daemon *d, const struct caller *who, int sock, const str
 
 static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
 {
-        struct client *c = client_for(m, userdata);
         struct daemon *d = daemon_of(userdata);
         struct sbx_request rq;
         struct sbx_error e = { 0 };
         struct sbx_site_grant g = { 0 };
         struct caller who;
+        struct client *c;
         struct sandbox *sb;
         int fds[4] = { -1, -1, -1, -1 };
         int r;
 
-        if ((r = get_caller(m, &who, err)) < 0)
+        if ((r = caller_get(m, userdata, true, &who, err)) < 0)
                 return r;
         if (d->stopping)
                 return sd_bus_error_set(err, SBX_ERR_FAILED, "sandboxd is stopping");
-        if (!c)
-                return sd_bus_error_set_errno(err, -ENOMEM);
         sbx_request_init(&rq);
         r = read_request(m, &rq, fds, &e);
         if (r < 0) {
                 r = bad_request(err, r, &e);
                 goto out;
         }
-        /* Peer to peer, the socket is the caller's own; on the system bus, the bus's. */
-        if ((r = admit(d, &who, c && !c->bus_wide ? sd_bus_get_fd(c->bus) : -1, &rq, &g, err)) < 0)
+        if ((r = admit(d, &who, &rq, &g, err)) < 0)
                 goto out;
+        /* On the system bus, a record for this sender from now on (found by name). */
+        if (!(c = client_for(m, userdata, who.uid))) {
+                r = sd_bus_error_set_errno(err, -ENOMEM);
+                goto out;
+        }
+        if (c->gone) { /* closed meanwhile (intake.c): no sandbox would have an owner */
+                r = sd_bus_error_set(err, SBX_ERR_FAILED, "the connection is closing");
+                goto out;
+        }
         sb = sandbox_new(d, c);
         if (!sb || !(sb->profile = strdup(rq.profile)) || !(sb->argv = strv_copy(&rq.cmd))) {
                 if (sb)
@@ -402,7 +282,7 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
         struct launch l = {
                 .rq = &rq, .config = d->config, .grant = &g, .uid = who.uid, .gid = who.gid, .groups = who.groups,
                 .n_groups = who.n_groups, .workspace_fd = fds[0], .stdio = { fds[1], fds[2], fds[3] },
-                .hide = d->socket_paths, .n_hide = d->n_socket_paths, .umask = who.umask,
+                .hide = d->socket_paths, .n_hide = d->n_socket_paths, .umask = who.umask, .nofile = d->jail_nofile,
         };
         if (launch_start(sb, &l, &e) < 0) {
                 char msg[1024];
@@ -436,15 +316,40 @@ void api_reply_run(struct sandbox *sb)
 
 /* ---- Wait, Kill, List, Reload --------------------------------------------------------- */
 
+/* @list split at @sep, as "as". */
+static int append_list(sd_bus_message *reply, const char *list, char sep)
+{
+        char item[512];
+        int r;
+
+        if ((r = sd_bus_message_open_container(reply, 'a', "s")) < 0)
+                return r;
+        for (const char *at = list; r >= 0 && at && *at;) {
+                const char *end = strchr(at, sep);
+                size_t len = end ? (size_t)(end - at) : strlen(at);
+
+                snprintf(item, sizeof(item), "%.*s", (int)len, at);
+                r = sd_bus_message_append(reply, "s", item);
+                at = end ? end + 1 : NULL;
+        }
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
+/* How a sandbox ended, and what its jail had: the applied and weakened lists of
+ * --json come from the launcher that built it, never made up here. */
 static int append_summary(sd_bus_message *reply, const struct sandbox *sb)
 {
         char error[1024] = "";
         const struct sbx_result *r = &sb->result;
+        int k;
 
         if (sb->error.errnum)
                 sbx_error_format(&sb->error, error, sizeof(error));
-        return sd_bus_message_append(reply, "iiibbtttts", r->status, r->exit_code, r->signal, r->timed_out, r->oom_killed,
-                                     r->wall_ms, r->cpu_user_ms, r->cpu_sys_ms, r->peak_memory, error);
+        if ((k = sd_bus_message_append(reply, "iiibbtttts", r->status, r->exit_code, r->signal, r->timed_out, r->oom_killed,
+                                       r->wall_ms, r->cpu_user_ms, r->cpu_sys_ms, r->peak_memory, error)) < 0 ||
+            (k = append_list(reply, r->applied, ',')) < 0)
+                return k;
+        return append_list(reply, r->weakened, '\n');
 }
 
 static int reply_summary(sd_bus_message *call, const struct sandbox *sb)
@@ -481,14 +386,14 @@ void api_emit_exited(struct sandbox *sb)
         sd_bus_message_unref(sig);
 }
 
-static int lookup(sd_bus_message *m, const char *id, struct caller *who, struct sandbox **ret, sd_bus_error *err,
-                  struct daemon *d)
+static int lookup(sd_bus_message *m, void *userdata, const char *id, struct caller *who, struct sandbox **ret,
+                  sd_bus_error *err)
 {
         int r;
 
-        if ((r = get_caller(m, who, err)) < 0)
+        if ((r = get_caller(m, userdata, who, err)) < 0)
                 return r;
-        *ret = sandbox_find(d, id);
+        *ret = sandbox_find(daemon_of(userdata), id);
         if (!*ret || !may_see(who, *ret))
                 return no_such(err, id);
         return 0;
@@ -523,7 +428,7 @@ static int method_wait(sd_bus_message *m, void *userdata, sd_bus_error *err)
 
         if ((r = sd_bus_message_read(m, "s", &id)) < 0)
                 return r;
-        if ((r = lookup(m, id, &who, &sb, err, daemon_of(userdata))) < 0)
+        if ((r = lookup(m, userdata, id, &who, &sb, err)) < 0)
                 return r;
         return wait_for(m, sb, err);
 }
@@ -537,7 +442,7 @@ static int method_kill(sd_bus_message *m, void *userdata, sd_bus_error *err)
 
         if ((r = sd_bus_message_read(m, "si", &id, &sig)) < 0)
                 return r;
-        if ((r = lookup(m, id, &who, &sb, err, daemon_of(userdata))) < 0)
+        if ((r = lookup(m, userdata, id, &who, &sb, err)) < 0)
                 return r;
         if ((r = kill_it(sb, sig, err)) < 0)
                 return r;
@@ -551,7 +456,7 @@ static int method_list(sd_bus_message *m, void *userdata, sd_bus_error *err)
         struct caller who;
         int r;
 
-        if ((r = get_caller(m, &who, err)) < 0)
+        if ((r = get_caller(m, userdata, &who, err)) < 0)
                 return r;
         if ((r = sd_bus_message_new_method_return(m, &reply)) < 0)
                 return r;
@@ -572,7 +477,7 @@ static int method_reload(sd_bus_message *m, void *userdata, sd_bus_error *err)
         char why[1024];
         int r;
 
-        if ((r = get_caller(m, &who, err)) < 0)
+        if ((r = get_caller(m, userdata, &who, err)) < 0)
                 return r;
         if (who.uid != 0)
                 return sd_bus_error_set(err, SD_BUS_ERROR_ACCESS_DENIED, "only root may reload sandboxd");
@@ -596,7 +501,7 @@ static int find_sandbox(sd_bus *bus, const char *path, const char *interface, vo
         if (sd_bus_path_decode(path, SBX_BUS_SANDBOX_PREFIX, &id) <= 0 || !m)
                 return 0;
         sb = sandbox_find(d, id);
-        if (!sb || get_caller(m, &who, err) < 0 || !may_see(&who, sb)) {
+        if (!sb || get_caller(m, userdata, &who, err) < 0 || !may_see(&who, sb)) {
                 sd_bus_error_free(err);
                 return 0;
         }
@@ -615,7 +520,7 @@ static int enumerate(sd_bus *bus, const char *path, void *userdata, char ***node
         (void)path;
         if (!v)
                 return -ENOMEM;
-        if (m && get_caller(m, &who, err) >= 0)
+        if (m && get_caller(m, userdata, &who, err) >= 0)
                 for (struct sandbox *sb = d->sandboxes; sb; sb = sb->next)
                         if (may_see(&who, sb) && (v[n] = strdup(sb->path)))
                                 n++;
@@ -676,8 +581,10 @@ static int prop_version(sd_bus *bus, const char *path, const char *interface, co
         return sd_bus_message_append(reply, "s", SBX_VERSION);
 }
 
-#define SUMMARY "iiibbtttts"
-#define SUMMARY_NAMES "status\0exit_code\0signal\0timed_out\0oom_killed\0wall_ms\0cpu_user_ms\0cpu_sys_ms\0peak_memory\0error\0"
+#define SUMMARY "iiibbttttsasas"
+#define SUMMARY_NAMES                                                                                              \
+        "status\0exit_code\0signal\0timed_out\0oom_killed\0wall_ms\0cpu_user_ms\0cpu_sys_ms\0peak_memory\0error\0" \
+        "applied\0weakened\0"
 
 static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_VTABLE_START(0),

@@ -67,6 +67,8 @@ int daemon_reload(struct daemon *d, char *why, size_t size)
         if (r >= 0) {
                 config_free(d->config);
                 d->config = c;
+                if (d->event)
+                        server_size(d);
         }
         (void)sd_notify(0, "READY=1");
         return r;

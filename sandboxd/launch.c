@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -196,13 +197,13 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
         }
         if (apply_ceilings(&pr->plan, &rq->opts.plan, l->grant, why, sizeof(why)) < 0)
                 refuse(rep, false, NULL, why);
-        /* The site's ceilings hold like limits the caller asked for: a cgroup even on
-         * v1, where a profile's own defaults are left out as in direct mode (a v1
-         * attach waits out an RCU grace period; v2 always gets its cgroup, for free). */
-        if (l->grant->max_memory)
-                pr->plan.limits.memory_explicit = true;
-        if (l->grant->max_pids)
-                pr->plan.limits.pids_explicit = true;
+        /* sandboxd always applies the limits, the profile's own as well as the site's
+         * ceilings and the caller's: a cgroup on v1 as on v2, never weakened, never
+         * optional (where none can be made, the sandbox fails).  On v1 the attach
+         * waits out an RCU grace period (about 10 ms, less under load): sandboxd pays
+         * it, where direct mode leaves a profile's defaults out to save it. */
+        pr->plan.limits.memory_explicit = pr->plan.limits.memory != 0;
+        pr->plan.limits.pids_explicit = pr->plan.limits.pids != 0;
         pr->plan.run_as = true;
         pr->plan.userns = false;
         pr->plan.uid = l->uid;
@@ -241,6 +242,13 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         sigprocmask(SIG_SETMASK, &none, NULL);
         if (take_fds(l, ctl) < 0)
                 _exit(1);
+        /* The jail's open-files limit is the one sandboxd was given, not the one it
+         * raised for its connections. */
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur > l->nofile) {
+                rl.rlim_cur = l->nofile;
+                (void)setrlimit(RLIMIT_NOFILE, &rl);
+        }
         prctl(PR_SET_NAME, "sbx-launcher", 0, 0, 0);
         umask(l->umask); /* the caller's, not sandboxd's */
         /* 3-4. The request as the caller, and every verdict. */

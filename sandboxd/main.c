@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <systemd/sd-daemon.h>
@@ -79,6 +80,22 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void
         return 0;
 }
 
+/* Room for every connection's fds (server_size): the soft RLIMIT_NOFILE up to the hard
+ * one, 65536 at most.  The jails get back the soft limit sandboxd was started with
+ * (1024 under the unit: select(2) cannot take fds above that). */
+static void raise_nofile(struct daemon *d)
+{
+        struct rlimit rl;
+
+        d->jail_nofile = 1024;
+        if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+                return;
+        d->jail_nofile = rl.rlim_cur;
+        rl.rlim_cur = rl.rlim_max < 65536 ? rl.rlim_max : 65536;
+        if (rl.rlim_cur > d->jail_nofile)
+                (void)setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 static int setup(struct daemon *d, const struct sbx_daemon_options *o)
 {
         struct sbx_error e = { 0 };
@@ -96,6 +113,8 @@ static int setup(struct daemon *d, const struct sbx_daemon_options *o)
                 return 0;
         /* What a sandboxd that was killed left behind (systemd restarts us then). */
         sbx_cgroup_collect_stale();
+        raise_nofile(d);
+        server_size(d);
         sigemptyset(&mask);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);
@@ -105,7 +124,7 @@ static int setup(struct daemon *d, const struct sbx_daemon_options *o)
         if ((r = sd_event_default(&d->event)) < 0 || (r = sd_event_add_signal(d->event, NULL, SIGTERM, on_signal, d)) < 0 ||
             (r = sd_event_add_signal(d->event, NULL, SIGINT, on_signal, d)) < 0 ||
             (r = sd_event_add_signal(d->event, NULL, SIGHUP, on_signal, d)) < 0 ||
-            (r = sd_event_add_post(d->event, NULL, on_post, d)) < 0) {
+            (r = sd_event_add_post(d->event, NULL, on_post, d)) < 0 || (r = intake_setup(d)) < 0) {
                 fprintf(stderr, "sandboxd: cannot set up the event loop: %s\n", strerror(-r));
                 return r;
         }

@@ -20,6 +20,7 @@
 #define START_DEADLINE_USEC (60ull * 1000000) /* checking + building a jail: never this long */
 #define STOP_GRACE_USEC (2ull * 1000000)      /* after a kill, before the launcher itself goes */
 #define MAX_EXITED_PER_UID 64                 /* records kept for Wait, per uid */
+#define MAX_EXITED_ARGV_PER_UID (4u << 20)    /* and the bytes of their argv together */
 
 typedef void (*action_fn)(struct sandbox *sb, const void *arg);
 
@@ -177,18 +178,33 @@ static void forget(struct sandbox *sb, const void *arg)
         sandbox_free(sb);
 }
 
-static void drop_exited_beyond_limit(struct daemon *d, uid_t uid)
+static size_t argv_bytes(const struct sandbox *sb)
 {
         size_t n = 0;
-        struct sandbox *oldest = NULL;
 
-        for (struct sandbox *s = d->sandboxes; s; s = s->next)
-                if (s->state == SB_EXITED && s->uid == uid) {
-                        n++;
-                        oldest = s; /* the list is newest first */
-                }
-        if (n > MAX_EXITED_PER_UID && oldest)
+        for (char **a = sb->argv; a && *a; a++)
+                n += strlen(*a) + 1;
+        return n;
+}
+
+/* A uid's ended sandboxes are kept for Wait, the oldest dropped first beyond a count
+ * and beyond a size: their argv may be 1 MiB each. */
+static void drop_exited_beyond_limit(struct daemon *d, uid_t uid)
+{
+        for (;;) {
+                size_t n = 0, bytes = 0;
+                struct sandbox *oldest = NULL;
+
+                for (struct sandbox *s = d->sandboxes; s; s = s->next)
+                        if (s->state == SB_EXITED && s->uid == uid) {
+                                n++;
+                                bytes += argv_bytes(s);
+                                oldest = s; /* the list is newest first */
+                        }
+                if (!oldest || n <= 1 || (n <= MAX_EXITED_PER_UID && bytes <= MAX_EXITED_ARGV_PER_UID))
+                        return;
                 sandbox_free(oldest);
+        }
 }
 
 static void gone(struct sandbox *sb, const void *arg)

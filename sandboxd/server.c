@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Where requests come from: sandboxd's own socket (one peer-to-peer D-Bus connection
- * per client, authenticated by SO_PEERCRED), and the system bus when one runs.  A
- * client's going away -- its connection closing, or its unique name leaving the
- * bus -- is the disconnect event of each of its sandboxes. */
+ * per client, authenticated by SO_PEERCRED, read through intake.c), and the system
+ * bus when one runs.  A client's going away -- its connection closing, or its unique
+ * name leaving the bus -- is the disconnect event of each of its sandboxes.  How many
+ * connections: intake.c's budget per uid, POOL_UNADMITTED for the uids the policy
+ * admits to nothing, and d->max_clients in all (what RLIMIT_NOFILE has room for). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,10 +20,7 @@
 #include "../lib/cleanup.h"
 #include "daemon.h"
 
-#define MAX_CLIENTS 1024        /* connections at once, all users */
-#define MAX_CLIENTS_PER_UID 128 /* one user cannot take every slot */
-
-static size_t n_clients;
+#define MAX_CLIENTS 1024 /* connections at once, all users */
 
 static void unlink_client(struct client *c)
 {
@@ -49,9 +48,10 @@ void client_free(struct client *c)
                 c->bus = sd_bus_unref(c->bus);
         else
                 c->bus = sd_bus_close_unref(c->bus);
+        intake_close(c);
         free(c->name);
+        c->d->n_clients--;
         free(c);
-        n_clients--;
 }
 
 static int free_later(sd_event_source *s, void *userdata)
@@ -64,10 +64,14 @@ static int free_later(sd_event_source *s, void *userdata)
 /* Every sandbox of @c is told; the record itself goes on the next loop iteration,
  * outside of the bus callback that noticed (a bus must not be freed from within its
  * own dispatch). */
-static void client_gone(struct client *c)
+void client_gone(struct client *c)
 {
         struct sandbox *next;
 
+        if (c->gone)
+                return;
+        c->gone = true;
+        intake_stop(c);
         for (struct sandbox *sb = c->d->sandboxes; sb; sb = next) {
                 next = sb->next;
                 if (sb->owner == c)
@@ -93,39 +97,29 @@ static int on_track_gone(sd_bus_track *t, void *userdata)
         return 0;
 }
 
-static uid_t peer_uid(int fd)
-{
-        struct ucred uc;
-        socklen_t len = sizeof(uc);
-
-        return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) == 0 ? uc.uid : (uid_t)-1;
-}
-
-static size_t clients_of(struct daemon *d, int fd)
-{
-        uid_t uid = peer_uid(fd);
-        size_t n = 0;
-
-        for (struct client *c = d->clients; c; c = c->next)
-                if (!c->name && c->uid == uid)
-                        n++;
-        return n;
-}
-
+/* A new connection: who (SO_PEERCRED), whether there is room for it, its intake in
+ * front of its own sd-bus server.  Refused ones are closed unanswered; the others
+ * go on. */
 static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
         struct daemon *d = userdata;
+        struct intake_budget b;
+        struct peer_creds pc;
         struct client *c = NULL;
         sd_id128_t id;
-        int cfd, r;
+        int cfd, bus_in = -1, bus_out = -1, r;
 
         (void)s;
         (void)revents;
         cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (cfd < 0)
                 return 0;
-        /* Too many connections: this one is closed unanswered, the others go on. */
-        if (n_clients >= MAX_CLIENTS || clients_of(d, cfd) >= MAX_CLIENTS_PER_UID || d->stopping) {
+        if (caller_read_peer(cfd, &pc) < 0 || d->stopping || d->n_clients >= d->max_clients) {
+                close(cfd);
+                return 0;
+        }
+        intake_budget(d, &pc, &b);
+        if (intake_conns_of(d, pc.uid) >= b.conns || (!b.admitted && intake_unadmitted(d) >= POOL_UNADMITTED)) {
                 close(cfd);
                 return 0;
         }
@@ -134,31 +128,62 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
                 close(cfd);
                 return 0;
         }
-        n_clients++;
+        d->n_clients++;
         c->d = d;
-        c->uid = peer_uid(cfd);
+        c->creds = pc;
+        c->uid = pc.uid;
+        c->in.budget = b;
+        c->in.sock = c->in.feed = -1;
         c->next = d->clients;
         if (d->clients)
                 d->clients->prev = c;
         d->clients = c;
-        if (sd_bus_new(&c->bus) < 0 || sd_bus_set_fd(c->bus, cfd, cfd) < 0) {
-                close(cfd);
+        /* (cfd is c's from here on, closed with it) */
+        if ((r = intake_open(c, cfd, &bus_in, &bus_out)) < 0 || (r = sd_bus_new(&c->bus)) < 0 ||
+            (r = sd_bus_set_fd(c->bus, bus_in, bus_out)) < 0) {
+                fprintf(stderr, "sandboxd: cannot serve a connection: %s\n", strerror(-r));
+                closep(&bus_in);
+                closep(&bus_out);
                 client_free(c);
                 return 0;
         }
+        /* The identity is SO_PEERCRED's, taken above: the SASL exchange is a formality
+         * (sd-bus would check the uid a client names against its input's peer, which
+         * is sandboxd itself). */
         if ((r = sd_id128_randomize(&id)) < 0 || (r = sd_bus_set_server(c->bus, 1, id)) < 0 ||
-            (r = sd_bus_negotiate_fds(c->bus, 1)) < 0 || (r = api_attach(d, c->bus, c->slots, 4, c)) < 0 ||
+            (r = sd_bus_set_anonymous(c->bus, 1)) < 0 || (r = sd_bus_negotiate_fds(c->bus, 1)) < 0 ||
+            (r = api_attach(d, c->bus, c->slots, 4, c)) < 0 ||
             (r = sd_bus_match_signal(c->bus, &c->slots[4], "org.freedesktop.DBus.Local", "/org/freedesktop/DBus/Local",
                                      "org.freedesktop.DBus.Local", "Disconnected", on_disconnected, c)) < 0 ||
             (r = api_attach_driver(c->bus, &c->slots[5])) < 0 ||
-            (r = sd_bus_attach_event(c->bus, d->event, SD_EVENT_PRIORITY_NORMAL)) < 0 || (r = sd_bus_start(c->bus)) < 0) {
+            (r = sd_bus_attach_event(c->bus, d->event, SD_EVENT_PRIORITY_NORMAL)) < 0 || (r = sd_bus_start(c->bus)) < 0 ||
+            (r = intake_start(c)) < 0) {
                 fprintf(stderr, "sandboxd: cannot serve a connection: %s\n", strerror(-r));
                 client_free(c);
         }
         return 0;
 }
 
-struct client *client_for(sd_bus_message *m, void *userdata)
+/* How many connections at once: each holds its socket, sd-bus's two ends and ours,
+ * and up to INTAKE_FDS fds in the intake and as many in the message sd-bus is on; a
+ * sandbox its pidfd and report socket, and its Run's fds until it starts. */
+void server_size(struct daemon *d)
+{
+        const uint64_t per_client = 4 + 2 * INTAKE_FDS, per_sandbox = 2 + INTAKE_FDS, reserve = 64;
+        uint64_t need = reserve + d->config->policy.max_sandboxes * per_sandbox, room;
+        struct rlimit rl;
+
+        if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+                rl.rlim_cur = 1024;
+        room = rl.rlim_cur > need ? (rl.rlim_cur - need) / per_client : 0;
+        d->max_clients = room > MAX_CLIENTS ? MAX_CLIENTS : room < 16 ? 16 : (size_t)room;
+        if (room < MAX_CLIENTS)
+                fprintf(stderr, "sandboxd: warning: RLIMIT_NOFILE %llu leaves room for %zu connections, not %d "
+                                "(raise LimitNOFILE=)\n",
+                        (unsigned long long)rl.rlim_cur, d->max_clients, MAX_CLIENTS);
+}
+
+struct client *client_for(sd_bus_message *m, void *userdata, uid_t uid)
 {
         struct client *slot_client = userdata, *c;
         struct daemon *d = slot_client->d;
@@ -174,8 +199,10 @@ struct client *client_for(sd_bus_message *m, void *userdata)
         c = calloc(1, sizeof(*c));
         if (!c)
                 return NULL;
-        n_clients++;
+        d->n_clients++;
         c->d = d;
+        c->in.sock = c->in.feed = -1;
+        c->uid = uid;
         c->bus = sd_bus_ref(slot_client->bus);
         c->name = strdup(sender);
         c->next = d->clients;
@@ -265,16 +292,17 @@ int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
  * normal (containers); a bus that refuses the name is logged and skipped. */
 int server_connect_system_bus(struct daemon *d)
 {
-        static struct client bus_client;
+        static struct client stand_in;
+        struct client *bus_client = &stand_in;
         int r;
 
-        bus_client = (struct client){ .d = d, .bus_wide = true };
+        *bus_client = (struct client){ .d = d, .bus_wide = true, .in = { .sock = -1, .feed = -1 } };
         if ((r = sd_bus_open_system(&d->system_bus)) < 0)
                 return r;
-        bus_client.bus = d->system_bus;
+        bus_client->bus = d->system_bus;
         if ((r = sd_bus_negotiate_creds(d->system_bus, 1, SD_BUS_CREDS_EUID | SD_BUS_CREDS_PID)) < 0 && r != -ENOPROTOOPT)
                 goto fail;
-        if ((r = api_attach(d, d->system_bus, d->system_slots, 4, &bus_client)) < 0 ||
+        if ((r = api_attach(d, d->system_bus, d->system_slots, 4, bus_client)) < 0 ||
             (r = sd_bus_request_name(d->system_bus, SBX_BUS_NAME, 0)) < 0 ||
             (r = sd_bus_attach_event(d->system_bus, d->event, SD_EVENT_PRIORITY_NORMAL)) < 0)
                 goto fail;
@@ -301,6 +329,8 @@ void server_done(struct daemon *d)
         server_stop_listening(d);
         while (d->clients)
                 client_free(d->clients);
+        d->intake_post = sd_event_source_disable_unref(d->intake_post);
+        d->intake_sweep = sd_event_source_disable_unref(d->intake_sweep);
         for (size_t i = 0; i < ELEMENTSOF(d->system_slots); i++)
                 d->system_slots[i] = sd_bus_slot_unref(d->system_slots[i]);
         d->system_bus = sd_bus_flush_close_unref(d->system_bus);

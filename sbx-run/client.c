@@ -123,6 +123,23 @@ static int build_run(sd_bus *bus, const struct sbx_options *o, int ws, sd_bus_me
         return 0;
 }
 
+/* An "as" of the summary, joined with @sep as lib/jail.c keeps it. */
+static int read_list(sd_bus_message *m, char *out, size_t size, const char *sep)
+{
+        const char *item;
+        int r;
+
+        out[0] = '\0';
+        if ((r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
+                return r;
+        while ((r = sd_bus_message_read(m, "s", &item)) > 0) {
+                size_t len = strlen(out);
+
+                snprintf(out + len, size - len, "%s%s", len ? sep : "", item);
+        }
+        return r < 0 ? r : sd_bus_message_exit_container(m);
+}
+
 static int on_wait(sd_bus_message *m, void *userdata, sd_bus_error *err)
 {
         struct call *c = userdata;
@@ -139,7 +156,9 @@ static int on_wait(sd_bus_message *m, void *userdata, sd_bus_error *err)
                 c->status = 125;
         } else if ((r = sd_bus_message_read(m, "iiibbtttts", &res->status, &res->exit_code, &res->signal, &res->timed_out,
                                            &res->oom_killed, &res->wall_ms, &res->cpu_user_ms, &res->cpu_sys_ms,
-                                           &res->peak_memory, &error)) < 0) {
+                                           &res->peak_memory, &error)) < 0 ||
+                   (r = read_list(m, res->applied, sizeof(res->applied), ",")) < 0 ||
+                   (r = read_list(m, res->weakened, sizeof(res->weakened), "\n")) < 0) {
                 snprintf(c->error, sizeof(c->error), "cannot read sandboxd's answer: %s", strerror(-r));
                 c->status = 125;
         } else {
@@ -193,6 +212,16 @@ static int denied_status(const sd_bus_error *e)
         return sd_bus_error_has_name(e, "io.sbx.Sandbox1.Error.Denied") ? 126 : 125;
 }
 
+/* --json: the summary sandboxd sent, with what it said went wrong, if anything. */
+static void print_summary(const struct sbx_result *res, int errnum, const char *what)
+{
+        struct sbx_error e = { 0 };
+
+        if (what && what[0])
+                sbx_error_set(&e, "sandboxd", errnum, "", "", "%s", what);
+        sbx_summary_print(stderr, res, e.errnum ? &e : NULL);
+}
+
 int sbx_client_run(const struct sbx_options *o)
 {
         _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
@@ -227,8 +256,12 @@ int sbx_client_run(const struct sbx_options *o)
         }
         r = sd_bus_call(bus, call, RUN_TIMEOUT_USEC, &err, &reply);
         if (r < 0) {
+                c.res.status = sd_bus_error_is_set(&err) ? denied_status(&err) : 125;
+                c.res.exit_code = -1;
                 fprintf(stderr, "sbx-run: sandboxd refused: %s\n", err.message ? err.message : strerror(-r));
-                return sd_bus_error_is_set(&err) ? denied_status(&err) : 125;
+                if (o->json)
+                        print_summary(&c.res, c.res.status == 126 ? EACCES : -r, err.message ? err.message : strerror(-r));
+                return c.res.status;
         }
         if ((r = sd_bus_message_read(reply, "so", &id, &path)) < 0) {
                 fprintf(stderr, "sbx-run: cannot read sandboxd's answer: %s\n", strerror(-r));
@@ -243,6 +276,6 @@ int sbx_client_run(const struct sbx_options *o)
         if (c.error[0])
                 fprintf(stderr, "sbx-run: %s\n", c.error);
         if (o->json)
-                sbx_summary_print(stderr, &c.res, NULL);
+                print_summary(&c.res, EIO, c.error);
         return c.status;
 }

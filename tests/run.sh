@@ -63,7 +63,7 @@ GROUPS_ARG="t_exit t_identity t_fs t_json t_lifecycle" integration asan SBX_RUN=
 
 # sandboxd under ASan+UBSan: an error or a leak at exit fails its clean stop.
 echo "== integration (sandboxd, ASan+UBSan build)"
-GROUPS_ARG="t_daemon t_daemon_bus t_daemon_load" integration asan-daemon SBX_RUN=build/asan/sbx-run \
+GROUPS_ARG="t_daemon t_daemon_bus t_daemon_load t_daemon_identity t_daemon_dos" integration asan-daemon SBX_RUN=build/asan/sbx-run \
 	SANDBOXD=build/asan/sandboxd SBX_DAEMON_LAUNCHES=300 PROBE=build/probe SBX_RESULTS=
 
 rm -f "$results.err"

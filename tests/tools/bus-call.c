@@ -5,9 +5,12 @@
  *
  *   bus-call SOCKET [--profile NAME] [--args N] [--arg-bytes N] [--extra-fds N]
  *                   [--stdout-path] [--signature SIG] [--workspace DIR] [--wait]
- *                   [--connections N] [--hold SECONDS] [--bus] [-- ARGV...]
+ *                   [--connections N] [--hold SECONDS] [--bus] [--become UID:GID]
+ *                   [-- ARGV...]
  *
  * --bus: SOCKET is a bus address (unix:path=…) and bus-call a client of that bus.
+ * --become: connect as who runs bus-call (root), then become UID:GID with no
+ * supplementary group, and only then call Run (a caller whose credentials changed).
  *
  * Prints "ok ID PATH" (and, with --wait, "exit STATUS SIGNAL") or "error NAME: MESSAGE";
  * exits 0 on a reply, 1 on an error reply, 2 when it could not talk to the daemon.
@@ -16,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +27,7 @@
 #include <unistd.h>
 
 struct opts {
-        const char *socket, *profile, *signature, *workspace;
+        const char *socket, *profile, *signature, *workspace, *become;
         long args, arg_bytes, extra_fds, connections, hold;
         int stdout_path, wait, bus; /* bus: SOCKET is a bus address, we are a client on it */
         char **argv;
@@ -140,7 +144,7 @@ static int parse(int argc, char **argv, struct opts *o)
                 { "stdout-path", no_argument, NULL, 'o' },      { "signature", required_argument, NULL, 's' },
                 { "workspace", required_argument, NULL, 'w' }, { "wait", no_argument, NULL, 'W' },
                 { "connections", required_argument, NULL, 'c' }, { "hold", required_argument, NULL, 'h' },
-                { "bus", no_argument, NULL, 'B' },
+                { "bus", no_argument, NULL, 'B' },             { "become", required_argument, NULL, 'u' },
                 {},
         };
         int c;
@@ -159,6 +163,7 @@ static int parse(int argc, char **argv, struct opts *o)
                 case 'c': o->connections = atol(optarg); break;
                 case 'h': o->hold = atol(optarg); break;
                 case 'B': o->bus = 1; break;
+                case 'u': o->become = optarg; break;
                 default: return -1;
                 }
         }
@@ -195,6 +200,15 @@ int main(int argc, char **argv)
         if ((r = connect_to(o.socket, o.bus, &bus)) < 0) {
                 printf("error connect: %s\n", strerror(-r));
                 return 2;
+        }
+        if (o.become) {
+                unsigned uid, gid;
+
+                if (sscanf(o.become, "%u:%u", &uid, &gid) != 2 || setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
+                    setresuid(uid, uid, uid) < 0) {
+                        printf("error become: %s\n", strerror(errno));
+                        return 2;
+                }
         }
         if ((r = build_run(bus, &o, &m)) < 0) {
                 printf("error build: %s\n", strerror(-r));

@@ -347,9 +347,9 @@ static int append_summary(sd_bus_message *reply, const struct sandbox *sb)
                 sbx_error_format(&sb->error, error, sizeof(error));
         if ((k = sd_bus_message_append(reply, "iiibbtttts", r->status, r->exit_code, r->signal, r->timed_out, r->oom_killed,
                                        r->wall_ms, r->cpu_user_ms, r->cpu_sys_ms, r->peak_memory, error)) < 0 ||
-            (k = append_list(reply, r->applied, ',')) < 0)
+            (k = append_list(reply, r->applied, ',')) < 0 || (k = append_list(reply, r->weakened, '\n')) < 0)
                 return k;
-        return append_list(reply, r->weakened, '\n');
+        return append_list(reply, r->notes, '\n');
 }
 
 static int reply_summary(sd_bus_message *call, const struct sandbox *sb)
@@ -581,10 +581,10 @@ static int prop_version(sd_bus *bus, const char *path, const char *interface, co
         return sd_bus_message_append(reply, "s", SBX_VERSION);
 }
 
-#define SUMMARY "iiibbttttsasas"
+#define SUMMARY "iiibbttttsasasas"
 #define SUMMARY_NAMES                                                                                              \
         "status\0exit_code\0signal\0timed_out\0oom_killed\0wall_ms\0cpu_user_ms\0cpu_sys_ms\0peak_memory\0error\0" \
-        "applied\0weakened\0"
+        "applied\0weakened\0notes\0"
 
 static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_VTABLE_START(0),

@@ -158,7 +158,8 @@ static int on_wait(sd_bus_message *m, void *userdata, sd_bus_error *err)
                                            &res->oom_killed, &res->wall_ms, &res->cpu_user_ms, &res->cpu_sys_ms,
                                            &res->peak_memory, &error)) < 0 ||
                    (r = read_list(m, res->applied, sizeof(res->applied), ",")) < 0 ||
-                   (r = read_list(m, res->weakened, sizeof(res->weakened), "\n")) < 0) {
+                   (r = read_list(m, res->weakened, sizeof(res->weakened), "\n")) < 0 ||
+                   (r = read_list(m, res->notes, sizeof(res->notes), "\n")) < 0) {
                 snprintf(c->error, sizeof(c->error), "cannot read sandboxd's answer: %s", strerror(-r));
                 c->status = 125;
         } else {
@@ -275,6 +276,13 @@ int sbx_client_run(const struct sbx_options *o)
         }
         if (c.error[0])
                 fprintf(stderr, "sbx-run: %s\n", c.error);
+        /* What filesystem.git did not carry back, as in direct mode. */
+        for (const char *s = c.res.notes; *s;) {
+                size_t len = strcspn(s, "\n");
+
+                fprintf(stderr, "sbx-run: note: %.*s\n", (int)len, s);
+                s += len + (s[len] == '\n');
+        }
         if (o->json)
                 print_summary(&c.res, EIO, c.error);
         return c.status;

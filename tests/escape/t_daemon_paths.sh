@@ -95,6 +95,13 @@ if command -v git >/dev/null; then
 		t_fail "git profile through sandboxd: the commit comes back, written as the caller" \
 			"rc=$RC err=$(head -c 200 "$ERR") log=$(ug log -1 --format=%s 2>&1) index owner=$owner"
 	fi
+	# What is not carried back is said, through sandboxd as in direct mode.
+	usbx --profile git --workspace "$WS" -- /bin/sh -c 'mkdir .git/rebase-merge && echo "exec touch x" > .git/rebase-merge/git-rebase-todo'
+	if [[ $RC == 0 && ! -e $WS/.git/rebase-merge ]] && grep -q "^sbx-run: note: git: .*rebase-merge" "$ERR"; then
+		t_ok "git profile through sandboxd: sequencer state stays in the jail, and a note says so"
+	else
+		t_fail "git profile through sandboxd: sequencer state stays in the jail, and a note says so" "rc=$RC err=$(head -c 300 "$ERR")"
+	fi
 	rm -rf "$WS/.git"
 	usbx --workspace "$WS" -- /bin/sh -c 'mkdir .git 2>/dev/null; echo x > .git/config 2>/dev/null; true'
 	if [[ $RC == 0 && ! -e $WS/.git ]]; then t_ok "workspace through sandboxd: no .git made, none left"

@@ -449,7 +449,25 @@ static bool upstream(const struct sbx_sh_script *sc, size_t j, size_t i)
 
 static const char *name_of(const struct sbx_sh_script *sc, size_t i)
 {
-        return sbx_sh_argc(&sc->cmds[i]) ? sbx_cmd_basename(sbx_sh_argv(&sc->cmds[i])[0].text) : "";
+        const struct sbx_sh_cmd *c = &sc->cmds[i];
+
+        return c->kind == SBX_SH_SIMPLE && sbx_sh_argc(c) ? sbx_cmd_basename(sbx_sh_argv(c)[0].text) : "";
+}
+
+static const char *stdin_name(enum sbx_sh_stdin in)
+{
+        switch (in) {
+        case SBX_SH_STDIN_PIPE:
+                return "a pipe";
+        case SBX_SH_STDIN_STRING:
+                return "a here-string";
+        case SBX_SH_STDIN_HEREDOC:
+                return "a here-document";
+        case SBX_SH_STDIN_SUBST:
+                return "a process substitution";
+        default:
+                return "a file";
+        }
 }
 
 /* Downloads piped or substituted into a shell or interpreter, and shells reading
@@ -472,8 +490,7 @@ static int pipe_rules(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, con
                                     name_of(sc, up), name);
         if ((info[i] & SBX_CMD_SHELL_STDIN) && in != SBX_SH_STDIN_SHELL && in != SBX_SH_STDIN_FILE)
                 return sbx_cmd_deny(c, seg, "'%s' reads commands from %s, which cannot be checked (commands.allow_pipe_to_shell)",
-                                    name, in == SBX_SH_STDIN_PIPE ? "a pipe" : in == SBX_SH_STDIN_STRING ? "a here-string"
-                                                                                    : "a process substitution");
+                                    name, stdin_name(in));
         if (!(info[i] & SBX_CMD_INTERP))
                 return 0;
         /* bash <(curl …), python3 -c "$(curl …)": the substitutions in its words are
@@ -508,6 +525,8 @@ static int check_script(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, b
                 c->dotglob = c->dotglob || strstr(cmd->text, "dotglob") || strstr(cmd->text, "GLOBIGNORE") ||
                              strcasestr(cmd->text, "glob_dots") || strcasestr(cmd->text, "globdots");
                 r = match_patterns(c, cmd->text);
+                if (cmd->kind != SBX_SH_SIMPLE)
+                        continue;
                 for (size_t j = 0; j < cmd->n_assign && r >= 0 && !c->denied; j++)
                         r = sbx_cmd_check_assignment(c, &cmd->words[j], cmd->text);
                 if (r >= 0)

@@ -122,7 +122,8 @@ int main(void)
         DENY("name from a quoted variable", "command name " COMPUTED, "\"$cmd\" -rf /");
         DENY("name from ${…}", "command name " COMPUTED, "${X} -rf /");
         DENY("name from brace expansion", "command name " COMPUTED, "{rm,-rf,/}");
-        DENY("name from $'…'", "command name " COMPUTED, "$'\\x72m' -rf /");
+        DENY("name from $'…'", RM, "$'\\x72m' -rf /");
+        DENY("name from $'…' with a non-ASCII escape", "command name " COMPUTED, "$'r\\u00e9m' -rf /");
         DENY("name as a glob", "command name " COMPUTED, "/bin/r? -rf /");
         DENY("zsh =cmd", "command name " COMPUTED, "=rm -rf /");
 
@@ -326,7 +327,8 @@ int main(void)
         /* ------------------------------------------------ unparseable, limits */
         DENY("unterminated quote", "unparseable shell string: unterminated single quote at offset 5", "echo 'x");
         DENY("unterminated double quote", "unparseable shell string", "echo \"x");
-        DENY("here-document", "here-documents", "cat <<EOF\nrm -rf /\nEOF");
+        ALLOW("here-document body is data", "cat <<EOF\nrm -rf /\nEOF");
+        DENY("here-document body substitution", RM, "cat <<EOF\n$(rm -rf /)\nEOF");
         DENY("( in a command", "unparseable", "echo a (rm -rf /)");
         deep = calloc(1, 8192);
         for (int i = 0; deep && i < 30; i++)

@@ -388,6 +388,21 @@ static int array_value(struct parser *ps, struct level *lv)
         return add_text(cur_cmd(ps, lv), ")", false);
 }
 
+/* declare, typeset, local, export, readonly: their NAME=(…) arguments are arrays. */
+static bool declaration(const struct sbx_sh_cmd *c)
+{
+        static const char *const names[] = { "declare", "typeset", "local", "export", "readonly" };
+        const char *last;
+
+        if (c->n_words - c->n_assign < 2)
+                return false;
+        last = c->words[c->n_words - 1].text;
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                if (strcmp(c->words[c->n_assign].text, names[i]) == 0)
+                        return last[0] && last[strlen(last) - 1] == '=' && strcspn(last, "$`") == strlen(last);
+        return false;
+}
+
 static int open_paren(struct parser *ps, struct level *lv)
 {
         struct src *in = ps->in;
@@ -401,7 +416,12 @@ static int open_paren(struct parser *ps, struct level *lv)
                 /* name() …: a function definition; the name is not a command, the body
                  * that follows is read like any compound command. */
                 struct sbx_sh_cmd *c = cur_cmd(ps, lv);
+                int r2 = sbx_lex_add_expr(ps, SBX_SH_FUNC, c->words[0].text, strlen(c->words[0].text), NULL, 0,
+                                          lv->cur + 1);
 
+                if (r2 < 0)
+                        return r2;
+                c = cur_cmd(ps, lv);
                 free(c->words[0].text);
                 c->n_words = 0;
                 in->pos += i + 1;
@@ -412,6 +432,8 @@ static int open_paren(struct parser *ps, struct level *lv)
         if (lv->where == AT_START && lv->cur != NONE && start > 0 && in->s[start - 1] == '=' &&
             cur_cmd(ps, lv)->n_assign)
                 return array_value(ps, lv);
+        if (lv->where == IN_CMD && start > 0 && in->s[start - 1] == '=' && declaration(cur_cmd(ps, lv)))
+                return array_value(ps, lv); /* declare -a x=(…) */
         if (lv->where != AT_START || lv->cur != NONE)
                 return sbx_lex_fail(ps, start, "'(' inside a simple command");
         if (at(in, 1) != '(') {
@@ -586,6 +608,7 @@ static int cond(struct parser *ps, struct level *lv, size_t start)
 /* function NAME [()]: the name is not a command; the body follows. */
 static int function_header(struct parser *ps, struct level *lv)
 {
+        _cleanup_(sbx_lex_word_done) struct word name = { .plain = NONE };
         struct src *in = ps->in;
         size_t i = 1;
         int r;
@@ -594,7 +617,9 @@ static int function_header(struct parser *ps, struct level *lv)
                 return r;
         if (is_meta(at(in, 0)))
                 return sbx_lex_fail(ps, in->pos, "expected a name after 'function'");
-        if ((r = text_word(ps, lv)) < 0 || (r = sbx_lex_skip_blanks(ps, false)) < 0)
+        if ((r = text_word_keep(ps, lv, &name)) < 0 ||
+            (r = sbx_lex_add_expr(ps, SBX_SH_FUNC, name.s ? name.s : "", name.n, NULL, 0, lv->cur + 1)) < 0 ||
+            (r = sbx_lex_skip_blanks(ps, false)) < 0)
                 return r;
         while (is_blank(at(in, i)))
                 i++;
@@ -622,6 +647,17 @@ static int keyword(struct parser *ps, struct level *lv)
         for (size_t i = 0; i < ELEMENTSOF(kws) && !kw; i++)
                 if (sbx_lex_peek_word(in, kws[i]))
                         kw = kws[i];
+        if (!kw && sbx_lex_peek_word(in, "time")) {
+                /* bash's time keyword before a compound command: time (…), time { …; } */
+                size_t k = 4;
+
+                while (is_blank(at(in, k)))
+                        k++;
+                if (at(in, k) == '(' || (at(in, k) == '{' && is_meta(at(in, k + 1)))) {
+                        in->pos += 4;
+                        return 1;
+                }
+        }
         if (!kw)
                 return 0;
         in->pos += strlen(kw);

@@ -71,6 +71,7 @@ enum sbx_sh_expr_kind {
         SBX_SH_PARAM, /* the inside of ${…}, as written */
         SBX_SH_ELEM,  /* one element of NAME=(…), after quote removal: "v" or "[k]=v" */
         SBX_SH_FDVAR, /* the NAME of a {NAME}> redirection, after quote removal */
+        SBX_SH_FUNC,  /* the NAME of a function the script defines */
 };
 
 struct sbx_sh_expr {

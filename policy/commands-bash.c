@@ -592,6 +592,24 @@ static int b_source(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
         return 0;
 }
 
+/* set -k (-o keyword) puts every NAME=VALUE argument of a command into its
+ * environment: `ls LD_PRELOAD=x.so` would load it. */
+static int b_set(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        for (size_t i = 1; i < k->n; i++) {
+                const char *t = k->w[i].text;
+
+                if (streq(t, "--") || (t[0] != '-' && t[0] != '+'))
+                        break;
+                if (sbx_cmd_computed(&k->w[i]) ||
+                    (t[0] == '-' && (strchr(t, 'k') || (strchr(t, 'o') && i + 1 < k->n && (streq(k->w[i + 1].text, "keyword") ||
+                                                                                         sbx_cmd_computed(&k->w[i + 1]))))))
+                        return sbx_cmd_deny(c, k->seg, "set: '%s' may turn on keyword mode, which puts NAME=VALUE "
+                                            "arguments into a command's environment " SBX_UNREAD, t);
+        }
+        return 0;
+}
+
 static int b_cd(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 {
         int r = sbx_cmd_set_runtime(c, "PWD", k->seg, k->name);
@@ -612,6 +630,7 @@ static const struct {
         { "complete", b_compgen },  { "enable", b_deny_opts },  { "hash", b_deny_opts },    { "bind", b_deny_opts },
         { "fc", b_fc },             { "history", NULL },        { "alias", b_alias },       { "source", b_source },
         { ".", b_source },          { "cd", b_cd },             { "pushd", b_cd },          { "popd", b_cd },
+        { "set", b_set },
 };
 
 int sbx_bash_builtin(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
@@ -754,8 +773,22 @@ static int param(struct sbx_cmd_ctx *c, const char *text, const char *seg)
         return 0;
 }
 
+/* declare -A (typeset, local -A): the array it assigns is associative. */
+static bool associative(const struct sbx_sh_cmd *cmd)
+{
+        const struct sbx_sh_word *w = sbx_sh_argv(cmd);
+        size_t n = sbx_sh_argc(cmd);
+
+        if (!n || !(streq(w[0].text, "declare") || streq(w[0].text, "typeset") || streq(w[0].text, "local")))
+                return false;
+        for (size_t i = 1; i < n && w[i].text[0] == '-'; i++)
+                if (strchr(w[i].text, 'A') && !sbx_cmd_computed(&w[i]))
+                        return true;
+        return false;
+}
+
 /* NAME=(… [SUB]=VALUE …): SUB is arithmetic; VALUE goes to NAME like an assignment. */
-static int elem(struct sbx_cmd_ctx *c, const struct sbx_sh_expr *x, const char *seg)
+static int elem(struct sbx_cmd_ctx *c, const struct sbx_sh_expr *x, const struct sbx_sh_cmd *owner, const char *seg)
 {
         const char *t = x->text, *value = t;
         _cleanup_free_ char *item = NULL;
@@ -768,7 +801,8 @@ static int elem(struct sbx_cmd_ctx *c, const struct sbx_sh_expr *x, const char *
 
                 if (!end || !sub || (*end != '=' && strncmp(end, "+=", 2) != 0))
                         return end && !sub ? -ENOMEM : 0; /* a value that starts with '[' */
-                if ((r = sbx_bash_arith(c, sub, seg, "an array subscript")) < 0 || c->denied)
+                /* the keys of declare -A x=([k]=v) are strings, not arithmetic */
+                if (!associative(owner) && ((r = sbx_bash_arith(c, sub, seg, "an array subscript")) < 0 || c->denied))
                         return r;
                 value = strchr(end, '=') + 1;
         }
@@ -778,8 +812,9 @@ static int elem(struct sbx_cmd_ctx *c, const struct sbx_sh_expr *x, const char *
         return sbx_cmd_check_assignment(c, &w, seg);
 }
 
-int sbx_bash_expr(struct sbx_cmd_ctx *c, const struct sbx_sh_expr *x, const char *seg)
+int sbx_bash_expr(struct sbx_cmd_ctx *c, const struct sbx_sh_expr *x, const struct sbx_sh_cmd *owner)
 {
+        const char *seg = owner->text;
         struct sbx_sh_word w = { .text = x->text };
         _cleanup_free_ char *name = NULL;
         int r;
@@ -790,7 +825,7 @@ int sbx_bash_expr(struct sbx_cmd_ctx *c, const struct sbx_sh_expr *x, const char
         case SBX_SH_PARAM:
                 return param(c, x->text, seg);
         case SBX_SH_ELEM:
-                return elem(c, x, seg);
+                return elem(c, x, owner, seg);
         case SBX_SH_FDVAR:
                 if ((r = name_word(c, &w, seg, "{NAME}>", false, &name)) < 0 || c->denied)
                         return r;

@@ -61,6 +61,7 @@ static const struct var_rule var_rules[] = {
         { "PS3", VAR_PROMPT, NULL }, { "PS4", VAR_PROMPT, NULL }, { "PROMPT_COMMAND", VAR_CODE, NULL },
         { "SHELL", VAR_CODE, NULL }, { "HOME", VAR_DENY, "makes every program read its configuration from there" },
         { "XDG_CONFIG_HOME", VAR_DENY, CONFIG }, { "XDG_CONFIG_DIRS", VAR_DENY, CONFIG },
+        { "TEXTDOMAIN*", VAR_DENY, "makes bash translate $\"…\" strings from a catalog it names, and expand them" },
         /* commands programs run */
         { "PAGER", VAR_CODE, NULL }, { "MANPAGER", VAR_CODE, NULL }, { "SYSTEMD_PAGER", VAR_CODE, NULL },
         { "EDITOR", VAR_CODE, NULL }, { "VISUAL", VAR_CODE, NULL }, { "FCEDIT", VAR_CODE, NULL },
@@ -108,6 +109,13 @@ static const struct var_rule var_rules[] = {
         { "JDK_JAVA_OPTIONS", VAR_DENY, "gives every JVM options, -javaagent among them" },
         { "VIMINIT", VAR_DENY, "is vim commands" }, { "EXINIT", VAR_DENY, "is ex commands" },
         { "VIMRUNTIME", VAR_DENY, LOADS }, { "EMACSLOADPATH", VAR_DENY, LOADS },
+        { "NODE_REPL_EXTERNAL_MODULE", VAR_DENY, LOADS }, { "R_PROFILE*", VAR_DENY, "is R code run at start" },
+        { "R_ENVIRON*", VAR_DENY, CONFIG }, { "PSQLRC", VAR_DENY, "names psql's start-up file, whose \\! lines run commands" },
+        { "MAVEN_OPTS", VAR_DENY, "gives the JVM options, -javaagent among them" },
+        { "GRADLE_OPTS", VAR_DENY, "gives the JVM options, -javaagent among them" },
+        { "ANT_OPTS", VAR_DENY, "gives the JVM options, -javaagent among them" },
+        { "SBT_OPTS", VAR_DENY, "gives the JVM options, -javaagent among them" },
+        { "JAVA_OPTS", VAR_DENY, "gives the JVM options, -javaagent among them" },
         /* tools whose configuration names commands */
         { "npm_config_*", VAR_CHECK, NULL }, { "NPM_CONFIG_*", VAR_CHECK, NULL },
         { "KUBECONFIG", VAR_DENY, "names kubectl's configuration, whose exec credentials run commands" },
@@ -128,7 +136,7 @@ static const char *const git_data[] = {
         "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
         "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_NAMESPACE", "GIT_CONFIG_NOSYSTEM",
         "GIT_ADVICE", "GIT_DEFAULT_HASH", "GIT_PROGRESS_DELAY", "GIT_NO_LAZY_FETCH", "GIT_ATTR_NOSYSTEM",
-        "GIT_LFS_SKIP_SMUDGE", "GIT_CLONE_PROTECTION_ACTIVE", "GIT_PAGER_IN_USE", NULL,
+        "GIT_LFS_SKIP_SMUDGE", "GIT_CLONE_PROTECTION_ACTIVE", "GIT_PAGER_IN_USE", "GIT_SSH_VARIANT", NULL,
 };
 static const char *const git_code[] = {
         "GIT_SSH", "GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
@@ -442,9 +450,22 @@ static const char *const integer_vars[] = {
         "BASH_SUBSHELL", "HISTCMD", "SHLVL", "PIPESTATUS", NULL,
 };
 
+/* Variables bash sets itself as it runs, whatever the line assigned them: $_ is the
+ * last argument of the command before. */
+static const char *const bash_sets[] = {
+        "_", "BASH_COMMAND", "BASH_ARGV", "BASH_ARGC", "BASH_SOURCE", "FUNCNAME", "BASH_EXECUTION_STRING",
+        "BASH_REMATCH", "REPLY", "OPTARG", "MAPFILE", "PWD", "OLDPWD", "DIRSTACK", "COMP_WORDS", "COMP_LINE",
+        "READLINE_LINE", NULL,
+};
+
 bool sbx_cmd_var_inert(struct sbx_cmd_ctx *c, const char *name, unsigned depth)
 {
         const struct sbx_cmd_var *v = find_var(c, name);
+
+        if (in_list(bash_sets, name)) {
+                snprintf(c->why, sizeof(c->why), "bash sets '%s' itself at run time", name);
+                return false;
+        }
 
         if (depth > 8) {
                 snprintf(c->why, sizeof(c->why), "'%s' refers to variables nested too deep", name);

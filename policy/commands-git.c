@@ -137,7 +137,7 @@ static bool key_matches(const char *pattern, const char *key)
         const char *pd = strchr(pattern, '.'), *pl = strrchr(pattern, '.');
         const char *kd = strchr(key, '.'), *kl = strrchr(key, '.');
 
-        if (!pd || !kd || (size_t)(pd - pattern) != (size_t)(kd - key) || strncasecmp(pattern, key, (size_t)(kd - key)))
+        if (!pd || !kd || (size_t)(pd - pattern) != (size_t)(kd - key) || strncasecmp(pattern, key, (size_t)(kd - key)) != 0)
                 return false;
         if ((pd == pl) != (kd == kl)) /* one has a subsection, the other not */
                 return false;
@@ -336,13 +336,15 @@ static int sub_runs(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, size_t 
         size_t n = k->n - sub, i = 1;
         struct sbx_cmd_call inner = *k;
 
+        if (streq(w[0].text, "remote-ext") || streq(w[0].text, "remote-fd"))
+                return sbx_cmd_deny(c, k->seg, "git %s runs the command its URL names " SBX_RUNS, w[0].text);
         if (streq(w[0].text, "instaweb"))
                 return sbx_cmd_deny(c, k->seg, "git instaweb starts a web server and a browser of its choosing " SBX_RUNS);
         if (n < 2)
                 return 1;
         if (streq(w[0].text, "bisect") && streq(w[1].text, "run"))
                 i = 2;
-        else if (streq(w[0].text, "submodule")) {
+        else if (streq(w[0].text, "submodule") || streq(w[0].text, "submodule--helper")) {
                 for (; i < n && w[i].text[0] == '-'; i++)
                         ;
                 if (i >= n || !streq(w[i].text, "foreach"))

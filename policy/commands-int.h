@@ -68,6 +68,7 @@ struct sbx_cmd_ctx {
         size_t n_vars;
         bool vars_open, need_values;
         bool any_value; /* the line sources a file, which may set any variable */
+        const char *placeholder; /* the innermost wrapper's, while checking what it runs */
         struct sbx_strv funcs; /* functions the line defines: calling one runs no program */
         char why[160];  /* the detail of a judgement, for the reason */
 };
@@ -85,6 +86,8 @@ enum {
 struct sbx_cmd_how {
         bool shell;                            /* a shell runs it itself: a builtin is one */
         bool runtime_args;                     /* xargs: more arguments arrive from stdin */
+        const char *placeholder;               /* text the wrapper replaces in every word at
+                                                * run time: "{}" (find -exec), xargs -I's */
         const struct sbx_sh_word *find_starts; /* find -exec: {} is at or under these */
         size_t n_find_starts;
 };
@@ -121,6 +124,10 @@ struct sbx_cmd_call {
 /* Words @k->w[from..to) that bash may split or glob into several (an unquoted $x, *,
  * {a,b}) could move every later word: a deny, true, when there is one. */
 bool sbx_cmd_deny_splits(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, size_t from, size_t to);
+/* Can word @w, computed at run time, become one or more words that start with @lead
+ * ('-': an option; '+': less's +cmd)?  Not when it starts with text written out that
+ * no expansion can change, and cannot split. */
+bool sbx_cmd_may_become(const struct sbx_sh_word *w, char lead);
 
 /* commands-wrap.c: wrappers, eval, trap, su, flock, busybox… (1 when @k is none of
  * those). */
@@ -153,7 +160,7 @@ const char *sbx_cmd_cc_flag(const char *flag);
  * the parts of a script bash evaluates again. */
 int sbx_bash_builtin(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k);
 int sbx_bash_cmd(struct sbx_cmd_ctx *c, const struct sbx_sh_cmd *cmd);       /* [[ ]], for, select */
-int sbx_bash_expr(struct sbx_cmd_ctx *c, const struct sbx_sh_expr *x, const char *seg);
+int sbx_bash_expr(struct sbx_cmd_ctx *c, const struct sbx_sh_expr *x, const struct sbx_sh_cmd *owner);
 /* Arithmetic @text, which bash evaluates: its assignments are noted in the first pass,
  * what it reads is judged in the second.  @what names it in a reason. */
 int sbx_bash_arith(struct sbx_cmd_ctx *c, const char *text, const char *seg, const char *what);

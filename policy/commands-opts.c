@@ -147,10 +147,10 @@ int sbx_opts_scan(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, size_t fr
                 bool matched = false;
 
                 if (sbx_cmd_computed(w)) {
-                        if (any_danger && !computed_arg(opts, w, single_dash) &&
-                            !(t[0] != '-' && t[0] != '$' && t[0] != '`' && !(w->flags & (SBX_SH_SPLIT | SBX_SH_GLOB | SBX_SH_BRACE))))
+                        if (any_danger && !computed_arg(opts, w, single_dash) && sbx_cmd_may_become(w, '-'))
                                 return sbx_cmd_deny(c, k->seg, "%s: '%s' may be an option at run time, and some of its "
-                                                    "options run commands " SBX_UNREAD, k->name, t);
+                                                    "options run commands (write ./NAME or put -- before it) " SBX_UNREAD,
+                                                    k->name, t);
                         continue;
                 }
                 if (streq(t, "--"))

@@ -413,6 +413,7 @@ int sbx_rule_find(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                 ;
         inner.find_starts = i > first ? &w[first] : &here;
         inner.n_find_starts = i > first ? i - first : 1;
+        inner.placeholder = "{}";
         for (; i < n && r >= 0 && !c->denied; i++) {
                 const char *t = w[i].text;
                 bool takes = false;

@@ -93,9 +93,11 @@ static const char *sed_address(const char *p, const char **err)
         if (*p == '$')
                 return p + 1;
         if (*p == '/' || *p == '\\') {
-                char delim = *p == '/' ? '/' : p[1];
+                char delim = p[1];
                 const char *end;
 
+                if (*p == '/')
+                        delim = '/';
                 if (*p == '\\' && (!delim || delim == '\n' || delim == '\\')) {
                         *err = "a bad address delimiter";
                         return NULL;
@@ -144,7 +146,9 @@ static const char *sed_script(const char *p)
                 p = skip_blank(p);
                 while (*p == '!')
                         p = skip_blank(p + 1);
-                cmd = *p ? *p++ : '\0';
+                cmd = *p;
+                if (cmd)
+                        p++;
                 switch (cmd) {
                 case 'e':
                         return "the e command runs a shell command " SED_HINT;
@@ -248,8 +252,7 @@ int sbx_tool_sed(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 
                 /* a computed word may be an option (-e CMD) unless it starts with text
                  * written out and cannot split; then it is the script or a file */
-                if (opts && sbx_cmd_computed(&w[i]) &&
-                    (strchr("-$`", t[0]) || (w[i].flags & (SBX_SH_SPLIT | SBX_SH_GLOB | SBX_SH_BRACE))))
+                if (opts && sbx_cmd_computed(&w[i]) && sbx_cmd_may_become(&w[i], '-'))
                         return sbx_cmd_deny(c, k->seg, "sed: '%s' may be an option (-e, -f) at run time: put -- before "
                                             "computed file names " SBX_UNREAD, t);
                 if (opts && streq(t, "--")) {
@@ -320,12 +323,9 @@ static const char *awk_program(const char *p)
         while (*p) {
                 char ch = *p;
 
-                if (ch == '\\' && p[1] == '\n') {
-                        p += 2;
+                if ((ch == '\\' && p[1] == '\n') || ((ch == '+' || ch == '-') && p[1] == ch)) {
+                        p += 2; /* a continued line; ++ and --, which leave what came before */
                 } else if (ch == ' ' || ch == '\t' || ch == '\r') {
-                        p++;
-                } else if (ch == '\n' || ch == ';' || ch == '{' || ch == '}' || ch == ',') {
-                        operand = false;
                         p++;
                 } else if (ch == '#') {
                         p = strchrnul(p, '\n');
@@ -382,13 +382,8 @@ static const char *awk_program(const char *p)
                 } else if (ch == ']') {
                         operand = true;
                         p++;
-                } else if ((ch == '+' || ch == '-') && p[1] == ch) {
-                        p += 2; /* ++ and -- leave what came before as it was */
-                } else if (ch == '$') {
-                        operand = false;
-                        p++;
-                } else if (strchr("+-*/%^!<>=~?:&[", ch)) {
-                        operand = false;
+                } else if (strchr("\n;{},$+-*/%^!<>=~?:&[", ch)) {
+                        operand = false; /* an operator or a separator: what follows starts anew */
                         p++;
                 } else {
                         return "a character it does not know";

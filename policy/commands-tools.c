@@ -187,6 +187,10 @@ static const struct sbx_opt tar_opts[] = {
         OPT("b|C|g|H|K|L|N|T|V|X", O_ARG),      OPT("index-file|owner-map|group-map|volno-file|exclude-from", O_ARG),
         OPT_END,
 };
+static const struct sbx_opt cpio_opts[] = {
+        OPT("rsh-command", O_CODE), CALLOPT("F|file|I|O", tar_file), OPT("E|H|M|R|owner|format|message", O_ARG),
+        OPT_END,
+};
 static const struct sbx_opt sort_opts[] = {
         OPT("compress-program", O_CODE), OPT("k|o|t|S|T|y", O_ARG), OPT("files0-from|batch-size|parallel", O_ARG), OPT_END,
 };
@@ -345,6 +349,9 @@ static int check_pager(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 
                 if (streq(t, "--"))
                         break;
+                if (sbx_cmd_computed(w) && sbx_cmd_may_become(w, '+'))
+                        return sbx_cmd_deny(c, k->seg, "%s: '%s' is computed at run time and may be a command for it to "
+                                            "run at start (+cmd) " SBX_UNREAD, k->name, t);
                 if (t[0] != '+')
                         continue;
                 t += strspn(t, "+");
@@ -362,9 +369,9 @@ static int check_cc(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
         for (size_t i = 1; i < k->n; i++) {
                 const char *t = k->w[i].text, *why;
 
-                if (sbx_cmd_computed(&k->w[i]) && (t[0] == '-' || t[0] == '$' || t[0] == '@' || t[0] == '"'))
+                if (sbx_cmd_computed(&k->w[i]) && (sbx_cmd_may_become(&k->w[i], '-') || sbx_cmd_may_become(&k->w[i], '@')))
                         return sbx_cmd_deny(c, k->seg, "%s: '%s' may be an option at run time, and some load code or "
-                                            "run programs " SBX_UNREAD, k->name, t);
+                                            "run programs (write ./%s for files) " SBX_UNREAD, k->name, t, t);
                 if ((t[0] == '-' || t[0] == '@') && (why = sbx_cmd_cc_flag(t)))
                         return sbx_cmd_deny(c, k->seg, "%s: '%s' %s " SBX_LOADS, k->name, t, why);
                 if ((streq(t, "-Xclang") || streq(t, "-Xlinker") || streq(t, "-Xassembler") || streq(t, "-Xpreprocessor")) &&
@@ -403,7 +410,7 @@ static int check_go(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                 if (!flag)
                         return -ENOMEM;
                 if (sbx_cmd_computed(&k->w[i])) {
-                        if (takes)
+                        if (takes || !sbx_cmd_may_become(&k->w[i], '-'))
                                 continue;
                         return sbx_cmd_deny(c, k->seg, "go: '%s' may be an option at run time, and some of go's "
                                             "options run commands " SBX_UNREAD, t);
@@ -513,7 +520,7 @@ static int check_npm(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 /* fd -x CMD… / -X CMD…: the words up to ';' are a command run on each match. */
 static int check_fd(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 {
-        static const struct sbx_cmd_how runtime = { .runtime_args = true };
+        static const struct sbx_cmd_how runtime = { .runtime_args = true, .placeholder = "{" };
 
         for (size_t i = 1; i < k->n; i++) {
                 const char *t = k->w[i].text;
@@ -599,6 +606,33 @@ static int check_vim(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                         *k->info |= SBX_CMD_PROG_STDIN;
         }
         return sbx_opts_scan(c, k, 1, vim_opts);
+}
+
+/* The dynamic loader runs the program it is given: ld.so [OPTIONS] PROGRAM ARGS. */
+static int check_ldso(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        static const char *const loads[] = { "--preload", "--audit", "--library-path", "--glibc-hwcaps-prepend", NULL };
+        static const char *const with_arg[] = { "--argv0", "--inhibit-rpath", "--glibc-hwcaps-mask", NULL };
+        size_t i = 1;
+
+        for (; i < k->n; i++) {
+                const char *t = k->w[i].text;
+                size_t len = strcspn(t, "=");
+
+                if (sbx_cmd_computed(&k->w[i]))
+                        return sbx_cmd_deny(c, k->seg, "%s: '%s' is computed at run time " SBX_UNREAD, k->name, t);
+                if (streq(t, "--list") || streq(t, "--verify") || streq(t, "--help") || streq(t, "--version") ||
+                    streq(t, "--list-tunables") || streq(t, "--list-diagnostics"))
+                        return 0;
+                if (t[0] != '-')
+                        break;
+                for (size_t j = 0; loads[j]; j++)
+                        if (strlen(loads[j]) == len && strncmp(t, loads[j], len) == 0)
+                                return sbx_cmd_deny(c, k->seg, "%s: '%s' loads code from where it points " SBX_LOADS, k->name,
+                                                    t);
+                i += !t[len] && in_list(with_arg, t);
+        }
+        return i < k->n ? sbx_cmd_check_words(c, k->w + i, k->n - i, k->seg, k->how, k->info) : 0;
 }
 
 static int check_script_tool(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
@@ -704,6 +738,7 @@ struct tool {
 static const struct tool tools[] = {
         { "tar|gtar|bsdtar", NULL, check_tar, 0 },
         { "sort", sort_opts, NULL, 0 },
+        { "cpio", cpio_opts, NULL, 0 },
         { "split", split_opts, NULL, 0 },
         { "install|ginstall", install_opts, NULL, 0 },
         { "diff3|sdiff", diffprog_opts, NULL, 0 },
@@ -733,6 +768,7 @@ static const struct tool tools[] = {
         { "mysql|mariadb", mysql_opts, NULL, SBX_CMD_PROG_STDIN },
         { "openssl", openssl_opts, NULL, 0 },
         { "gpg|gpg2", gpg_opts, NULL, 0 },
+        { "ld-linux*.so*|ld.so|ld-*.so*|ld64.so*", NULL, check_ldso, 0 },
         { "ld|ld.*|lld|mold", ld_opts, NULL, 0 },
         { "gcc|gcc-*|g++|g++-*|cc|c++|c89|c99|clang|clang-[0-9]*|clang++|clang++-*|*-gcc|*-g++|*-gcc-*|tcc", NULL,
           check_cc, 0 },

@@ -51,25 +51,27 @@ static int check_trap(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
         return sbx_cmd_arg_code(c, k, &k->w[i], k->w[i].text);
 }
 
-/* su [options] [-] [user] [-c CODE]: a shell, reading stdin unless given -c. */
+/* su [options] [-] [user] [-c CODE]: a shell (-s SHELL names it), reading stdin unless
+ * given -c. */
 static int check_su(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 {
-        static const char *const with_arg[] = { "-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w",
-                                                "--whitelist-environment", NULL };
+        static const struct sbx_opt opts[] = {
+                OPT("c|command|session-command", O_CODE), OPT("s|shell", O_CODE),
+                OPT("g|group|G|supp-group|w|whitelist-environment", O_ARG), OPT_END,
+        };
+        int r;
 
         *k->info |= SBX_CMD_INTERP;
         if (sbx_cmd_deny_splits(c, k, 1, k->n))
                 return 0;
+        if ((r = sbx_opts_scan(c, k, 1, opts)) < 0 || c->denied)
+                return r;
         for (size_t i = 1; i < k->n; i++) {
                 const char *t = k->w[i].text;
 
-                if (sbx_cmd_computed(&k->w[i]))
-                        return sbx_cmd_deny(c, k->seg, "%s: argument '%s' is computed at run time", k->name, t);
-                if ((streq(t, "-c") || streq(t, "--command") || streq(t, "--session-command")) && i + 1 < k->n)
-                        return sbx_cmd_arg_code(c, k, &k->w[i + 1], k->w[i + 1].text);
-                if (strncmp(t, "--command=", 10) == 0 || strncmp(t, "--session-command=", 18) == 0)
-                        return sbx_cmd_arg_code(c, k, &k->w[i], strchr(t, '=') + 1);
-                i += in_list(with_arg, t);
+                if (strncmp(t, "--command", 9) == 0 || strncmp(t, "--session-command", 17) == 0 ||
+                    (t[0] == '-' && t[1] != '-' && strcspn(t, "gGws") > strcspn(t, "c")))
+                        return 0; /* a command of its own: no shell on stdin */
         }
         *k->info |= SBX_CMD_SHELL_STDIN;
         return 0;
@@ -193,7 +195,9 @@ static const char *const opaque_wrappers[] = {
         "bwrap", "unshare", "nsenter", "setpriv", "systemd-run", "prlimit", "numactl", "cpulimit", "trickle",
         "unbuffer", "rlwrap", "torsocks", "proxychains", "proxychains4", "pkexec", "runcon", "chpst", "capsh",
         "sg", "parallel", "dbus-run-session", "ccache", "sccache", "distcc", "icecc", "perf", "nsjail", "entr",
-        "chronic", "nq", "tsp", "sem", NULL,
+        "chronic", "nq", "tsp", "sem", "setarch", "linux32", "linux64", "i386", "x86_64", "eatmydata", "nocache",
+        "schroot", "xvfb-run", "dbus-launch", "start-stop-daemon", "daemonize", "ifne", "ssh-agent", "cgexec",
+        "systemd-inhibit", "lckdo", "tsocks", NULL,
 };
 
 /* NAME=VALUE before the command of env or sudo: they take any NAME, even one no shell
@@ -303,6 +307,38 @@ static size_t wrapper_options(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *
         return i;
 }
 
+/* xargs -I R, -IR, -i[R], --replace[=R]: R (default "{}") is replaced in every word of
+ * the command, in the options before word @end. */
+static int xargs_replace(const struct sbx_cmd_call *k, size_t end, const char **placeholder)
+{
+        for (size_t i = 1; i < end && i < k->n; i++) {
+                const char *t = k->w[i].text;
+
+                if (t[0] != '-' || t[1] == '-') {
+                        if (strncmp(t, "--replace", 9) == 0)
+                                *placeholder = t[9] == '=' ? t + 10 : "{}";
+                        continue;
+                }
+                for (size_t j = 1; t[j]; j++) {
+                        if (t[j] == 'i') {
+                                *placeholder = t[j + 1] ? t + j + 1 : "{}";
+                                break;
+                        }
+                        if (t[j] == 'I') {
+                                if (!t[j + 1] && i + 1 < k->n && sbx_cmd_computed(&k->w[i + 1]))
+                                        return -EINVAL;
+                                *placeholder = t[j + 1] ? t + j + 1 : i + 1 < k->n ? k->w[++i].text : "{}";
+                                break;
+                        }
+                        if (strchr("adEILnPs", t[j]))
+                                break; /* the rest, or the next word, is its argument */
+                }
+        }
+        if (*placeholder && !(*placeholder)[0])
+                *placeholder = NULL;
+        return 0;
+}
+
 static int unwrap(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, const struct wrapper *wr)
 {
         static char echo[] = "echo";
@@ -324,6 +360,8 @@ static int unwrap(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, const str
         if (r < 0 || c->denied)
                 return r;
         how.runtime_args = how.runtime_args || wr->more_args;
+        if (wr->more_args && xargs_replace(k, i, &how.placeholder) < 0)
+                return sbx_cmd_deny(c, k->seg, "xargs: its replacement string is computed at run time " SBX_UNREAD);
         /* command cd, builtin cd, time cd: still the shell's own cd */
         how.shell = k->shell && (streq(wr->name, "command") || streq(wr->name, "builtin") || streq(wr->name, "time"));
         if (i >= k->n) {
@@ -370,6 +408,8 @@ static int check_opaque(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
          * --chdir), and parallel fills in arguments at run time like xargs. */
         c->saw_cd = true;
         how.runtime_args = how.runtime_args || streq(k->name, "parallel") || streq(k->name, "sem");
+        if (how.runtime_args)
+                how.placeholder = "{"; /* parallel's {}, {.}, {/}, {#}, {1}… */
         inner.how = &how;
         k = &inner;
         for (size_t i = 1; i < k->n && r >= 0 && !c->denied; i++) {

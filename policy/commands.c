@@ -135,6 +135,15 @@ bool sbx_cmd_deny_splits(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, si
         return false;
 }
 
+bool sbx_cmd_may_become(const struct sbx_sh_word *w, char lead)
+{
+        const char *t = w->text;
+
+        if (!sbx_cmd_computed(w))
+                return t[0] == lead;
+        return (w->flags & SBX_SH_SPLIT) || t[0] == lead || !t[0] || strchr("$`*?[{~", t[0]);
+}
+
 char *sbx_cmd_join(const struct sbx_sh_word *w, size_t n)
 {
         size_t len = 1, at = 0;
@@ -214,6 +223,13 @@ static const struct interp interpreters[] = {
         { "scala", "e", "", "", "" },
         { "elixir", "e", "r", "", "--eval" },
         { "jshell", "", "", "", "" },
+        { "ipython", "c", "m", "", "" },
+        { "R", "e", "f", "", "" },
+        { "octave", "", "", "", "--eval" },
+        { "tsx", "ep", "", "r", "--eval --print" },
+        { "ts-node", "ep", "", "r", "--eval --print" },
+        { "raku", "e", "", "IM", "" },
+        { "rakudo", "e", "", "IM", "" },
 };
 static const char *const fetchers[] = {
         "curl", "wget", "wget2", "fetch", "aria2c", "axel", "http", "https", "xh", "lwp-download", "lwp-request",
@@ -317,7 +333,7 @@ static int check_interpreter(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k
 }
 
 /* Long options of bash (and zsh's --emulate): any other could take an argument. */
-static const char *const shell_long_args[] = { "--rcfile", "--init-file", "--emulate", NULL };
+static const char *const shell_long_args[] = { "--emulate", NULL };
 static const char *const shell_long_flags[] = {
         "--debug", "--debugger", "--dump-po-strings", "--dump-strings", "--help", "--login", "--noediting",
         "--noprofile", "--norc", "--posix", "--pretty-print", "--restricted", "--verbose", "--version", NULL,
@@ -336,14 +352,20 @@ static int check_shell(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 
                 if (sbx_cmd_computed(&w[i]) && (code || (w[i].flags & SBX_SH_PROCSUB)))
                         break; /* reported below, with what it is */
+                /* the last word, quoted: the script, or an option that takes nothing */
+                if (sbx_cmd_computed(&w[i]) && i + 1 == k->n && !(w[i].flags & (SBX_SH_SPLIT | SBX_SH_GLOB | SBX_SH_BRACE)))
+                        break;
                 if (sbx_cmd_computed(&w[i]))
-                        return sbx_cmd_deny(c, k->seg, "%s: argument '%s' is computed at run time", k->name, t);
+                        return sbx_cmd_deny(c, k->seg, "%s: argument '%s' is computed at run time " SBX_UNREAD, k->name, t);
                 if (streq(t, "--") || streq(t, "-")) {
                         i++;
                         break;
                 }
                 if ((t[0] != '-' && t[0] != '+') || !t[1])
                         break;
+                if (streq(t, "--rcfile") || streq(t, "--init-file"))
+                        return sbx_cmd_deny(c, k->seg, "%s %s: makes it run the file it names at start, like BASH_ENV "
+                                            SBX_LOADS, k->name, t);
                 if (t[1] == '-' && in_list(shell_long_args, t)) {
                         i++;
                         continue;
@@ -356,17 +378,23 @@ static int check_shell(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                 if (strspn(t + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != strlen(t + 1))
                         return sbx_cmd_deny(c, k->seg, "%s: '%s' is not an option it knows: cannot tell what it runs",
                                             k->name, t);
+                if (t[0] == '-' && strchr(t, 'k'))
+                        return sbx_cmd_deny(c, k->seg, "%s -k: every NAME=VALUE argument goes into the environment of its "
+                                            "command, which is not followed " SBX_UNREAD, k->name);
                 for (size_t j = 1; t[j]; j++) {
                         code = code || (t[0] == '-' && t[j] == 'c');
                         from_stdin = from_stdin || (t[0] == '-' && t[j] == 's');
-                        i += t[j] == 'o' || t[j] == 'O'; /* -o pipefail */
+                        if ((t[j] == 'o' || t[j] == 'O') && ++i < k->n && t[0] == '-' && streq(w[i].text, "keyword"))
+                                return sbx_cmd_deny(c, k->seg, "%s -o keyword: every NAME=VALUE argument goes into the "
+                                                    "environment of its command, which is not followed " SBX_UNREAD, k->name);
                 }
         }
         if (sbx_cmd_deny_splits(c, k, 1, i)) /* the arguments of -o and --rcfile */
                 return 0;
         if (code) {
-                if (i >= k->n)
-                        return 0;
+                if (i >= k->n) /* under xargs, the code is what it reads */
+                        return k->how->runtime_args ? sbx_cmd_deny(c, k->seg, "%s -c: its commands come from stdin at run "
+                                                                   "time (xargs) " SBX_UNREAD, k->name) : 0;
                 if (sbx_cmd_computed(&w[i]))
                         return sbx_cmd_deny(c, k->seg, "%s -c: the commands are computed at run time", k->name);
                 return sbx_cmd_check_code(c, w[i].text, false, k->seg, k->info);
@@ -404,6 +432,24 @@ static const struct {
         { "killall", sbx_rule_kill }, { "git", sbx_rule_git },   { "find", sbx_rule_find },
 };
 
+/* git-rebase and the other programs of git's exec path are `git rebase`. */
+static int git_program(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        _cleanup_free_ struct sbx_sh_word *w = calloc(k->n + 1, sizeof(*w));
+        static char git[] = "git";
+        struct sbx_cmd_call g = *k;
+
+        if (!w)
+                return -ENOMEM;
+        w[0] = (struct sbx_sh_word){ .text = git };
+        w[1] = (struct sbx_sh_word){ .text = (char *)k->name + 4 };
+        memcpy(w + 2, k->w + 1, (k->n - 1) * sizeof(*w));
+        g.w = w;
+        g.n = k->n + 1;
+        g.name = "git";
+        return sbx_rule_git(c, &g);
+}
+
 static int dispatch(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 {
         const struct interp *t;
@@ -418,6 +464,8 @@ static int dispatch(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
         for (size_t i = 0; i < ELEMENTSOF(rules); i++)
                 if (streq(rules[i].name, k->name))
                         return rules[i].check(c, k);
+        if (strncmp(k->name, "git-", 4) == 0 && k->name[4])
+                return git_program(c, k);
         if ((r = sbx_bash_builtin(c, k)) <= 0 || (r = sbx_cmd_check_wrapper(c, k)) <= 0 ||
             (r = sbx_cmd_check_tool(c, k)) <= 0)
                 return r;
@@ -474,7 +522,10 @@ int sbx_cmd_check_words(struct sbx_cmd_ctx *c, const struct sbx_sh_word *w, size
         if (c->depth >= SBX_CMD_MAX_NEST)
                 return sbx_cmd_deny(c, seg, "commands nested more than %u deep", SBX_CMD_MAX_NEST);
         if (sbx_cmd_computed(&w[0]))
-                return sbx_cmd_deny(c, seg, "command name computed at run time");
+                return sbx_cmd_deny(c, seg, "command name computed at run time " SBX_UNREAD);
+        if (how && how->placeholder && strstr(w[0].text, how->placeholder))
+                return sbx_cmd_deny(c, seg, "command name '%s' is filled in at run time (xargs -I, find -exec) " SBX_UNREAD,
+                                    w[0].text);
         k.name = sbx_cmd_basename(w[0].text);
         note_name(c, k.name);
         c->saw_cd = c->saw_cd || streq(k.name, "cd") || streq(k.name, "pushd") || streq(k.name, "popd");
@@ -488,9 +539,16 @@ int sbx_cmd_check_words(struct sbx_cmd_ctx *c, const struct sbx_sh_word *w, size
                         return sbx_cmd_deny(c, seg, "'%s' is not the '%s' on PATH that the allowlist names (commands.allow)",
                                             w[0].text, k.name);
         }
-        c->depth++;
-        r = dispatch(c, &k);
-        c->depth--;
+        {
+                /* code in its words may be rewritten by the wrapper at run time */
+                const char *outer = c->placeholder;
+
+                c->placeholder = k.how->placeholder ? k.how->placeholder : outer;
+                c->depth++;
+                r = dispatch(c, &k);
+                c->depth--;
+                c->placeholder = outer;
+        }
         return r;
 }
 
@@ -635,7 +693,7 @@ static int check_script(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, b
         }
         /* what bash evaluates again: arithmetic, ${…}, array elements, {NAME}> */
         for (size_t i = 0; i < sc->n_exprs && r >= 0 && !c->denied; i++)
-                r = sbx_bash_expr(c, &sc->exprs[i], sc->cmds[sc->exprs[i].owner - 1].text);
+                r = sbx_bash_expr(c, &sc->exprs[i], &sc->cmds[sc->exprs[i].owner - 1]);
         for (size_t i = 0; i < sc->n_cmds && r >= 0 && !c->denied; i++)
                 r = pipe_rules(c, sc, info, i);
         for (size_t i = 0; i < sc->n_cmds; i++) {
@@ -656,6 +714,10 @@ int sbx_cmd_check_code(struct sbx_cmd_ctx *c, const char *text, bool value, cons
                 return 0;
         if (c->depth >= SBX_CMD_MAX_NEST)
                 return sbx_cmd_deny(c, seg, "commands nested more than %u deep", SBX_CMD_MAX_NEST);
+        if (c->placeholder && strstr(text, c->placeholder))
+                return sbx_cmd_deny(c, seg, "'%s' is code in which '%s' is replaced at run time (xargs -I, find -exec): "
+                                    "pass it as an argument (sh -c '... \"$1\"' _ %s) " SBX_UNREAD, text, c->placeholder,
+                                    c->placeholder);
         if (value && asprintf(&buf, ": %s", text) < 0)
                 return -ENOMEM;
         r = sbx_sh_parse(buf ? buf : text, &sc);

@@ -43,7 +43,7 @@ static int put(struct word *w, const char *s, size_t n, bool plain)
 {
         if (!plain && w->plain == NONE)
                 w->plain = w->n;
-        if (w->n + n + 1 > w->cap) {
+        if (!w->s || w->n + n + 1 > w->cap) {
                 size_t cap = capacity(w->n + n + 1);
                 char *t = realloc(w->s, cap), *q;
 

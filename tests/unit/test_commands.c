@@ -498,6 +498,31 @@ int main(void)
         DENY("env -C then rm", "after a cd", "env -C / rm -rf etc");
         DENY("find -execdir then rm", "after a cd", "find / -name etc -execdir rm -rf etc \\;");
 
+        /* ------------------------------------------------ code filled in at run time */
+        DENY("sh -c from xargs", "come from stdin at run time", "echo x | xargs sh -c");
+        DENY("xargs -I into code", "replaced at run time", "xargs -I{} sh -c 'rm {}' < f");
+        DENY("xargs -I R into code", "replaced at run time", "xargs -I R sh -c 'R' < f");
+        DENY("xargs -I into a name", "filled in at run time", "xargs -I{} r{} -rf / < f");
+        DENY("find -exec sh -c {}", "replaced at run time", "find . -exec sh -c {} \\;");
+        ALLOW("find -exec sh -c with {} as an argument", "find . -exec sh -c 'wc -l \"$1\"' _ {} \\;");
+        DENY("set -k", "keyword mode", "set -k; ls LD_PRELOAD=x.so");
+        DENY("bash -k", "bash -k", "bash -kc 'ls LD_PRELOAD=x.so'");
+        DENY("bash -o keyword", "keyword", "bash -o keyword -c ls");
+        DENY("bash --rcfile", "like BASH_ENV", "bash --rcfile x -i");
+        DENY("the loader runs a program", RM, "/lib64/ld-linux-x86-64.so.2 /bin/rm -rf /");
+        DENY("the loader preloads", "loads code", "ld.so --preload x.so /bin/ls");
+        DENY("git-rebase is git rebase", RM, "git-rebase --exec 'rm -rf /' main");
+        DENY("git submodule--helper foreach", RM, "git submodule--helper foreach 'rm -rf /'");
+        DENY("git remote-ext", "runs the command its URL names", "git remote-ext x 'id'");
+        DENY("su -s names the shell", RM, "su -s '/bin/rm -rf /' root");
+        DENY("su -lc cluster", RM, "su -lc 'rm -rf /' root");
+        DENY("$_ is set by bash", "bash sets '_'", "_=1; echo x; echo $((_))");
+        DENY("TEXTDOMAIN", "TEXTDOMAINDIR is set", "TEXTDOMAINDIR=. bash -c 'echo $\"x\"'");
+        DENY("a glob among a tool's options", "may be an option", "sort * > out");
+        ALLOW("a glob that cannot be an option", "sort ./* src/*.txt > out; sort -- * > out");
+        DENY("less with a computed word", "may be a command", "less \"$f\"");
+        ALLOW("bash with a computed script", "bash \"$script\"");
+
         /* ------------------------------------------------ the allowlist and the shell */
         A_ALLOW("builtins need no entry", "cd /tmp && read x < f; export A=1; set -e; shift; wait; type ls");
         A_DENY("builtins under env are programs", "'cd' is not in the allowlist", "env cd /tmp");

@@ -376,12 +376,53 @@ int sbx_cmd_check_assignment(struct sbx_cmd_ctx *c, const struct sbx_sh_word *w,
 
 /* ------------------------------------------------------------------ what variables hold */
 
+/* Room for one more variable: the array grows by doubling. */
+static struct sbx_cmd_var *grow_vars(struct sbx_cmd_ctx *c)
+{
+        size_t cap = c->cap_vars ? 2 * c->cap_vars : 16;
+        struct sbx_cmd_var *vs;
+
+        if (c->n_vars < c->cap_vars)
+                return c->vars;
+        if (!(vs = realloc(c->vars, cap * sizeof(*vs))))
+                return NULL;
+        c->vars = vs;
+        c->cap_vars = cap;
+        return vs;
+}
+
+/* The variables, found through an open-addressing table of indices (a line of 64 KiB
+ * may set thousands): c->var_slots holds 1 + an index, 0 for an empty slot. */
+static size_t name_hash(const char *s)
+{
+        size_t h = 14695981039346656037ull;
+
+        for (; *s; s++)
+                h = (h ^ (unsigned char)*s) * 1099511628211ull;
+        return h;
+}
+
 static struct sbx_cmd_var *find_var(const struct sbx_cmd_ctx *c, const char *name)
 {
-        for (size_t i = 0; i < c->n_vars; i++)
-                if (streq(c->vars[i].name, name))
-                        return &c->vars[i];
-        return NULL;
+        if (!c->n_slots)
+                return NULL;
+        for (size_t h = name_hash(name) & (c->n_slots - 1);; h = (h + 1) & (c->n_slots - 1)) {
+                size_t i = c->var_slots[h];
+
+                if (!i)
+                        return NULL;
+                if (streq(c->vars[i - 1].name, name))
+                        return &c->vars[i - 1];
+        }
+}
+
+static void put_slot(struct sbx_cmd_ctx *c, size_t i)
+{
+        size_t h = name_hash(c->vars[i].name) & (c->n_slots - 1);
+
+        while (c->var_slots[h])
+                h = (h + 1) & (c->n_slots - 1);
+        c->var_slots[h] = i + 1;
 }
 
 static struct sbx_cmd_var *add_var(struct sbx_cmd_ctx *c, const char *name)
@@ -390,14 +431,26 @@ static struct sbx_cmd_var *add_var(struct sbx_cmd_ctx *c, const char *name)
 
         if (v)
                 return v;
-        if (!(vs = realloc(c->vars, (c->n_vars + 1) * sizeof(*vs))))
+        if (!(vs = grow_vars(c)))
                 return NULL;
-        c->vars = vs;
         v = &vs[c->n_vars];
         *v = (struct sbx_cmd_var){ .name = strdup(name) };
         if (!v->name)
                 return NULL;
         c->n_vars++;
+        if (2 * c->n_vars > c->n_slots) { /* at most half full */
+                size_t n = c->n_slots ? 2 * c->n_slots : 64, *slots = calloc(n, sizeof(*slots));
+
+                if (!slots)
+                        return NULL;
+                free(c->var_slots);
+                c->var_slots = slots;
+                c->n_slots = n;
+                for (size_t i = 0; i < c->n_vars; i++)
+                        put_slot(c, i);
+        } else {
+                put_slot(c, c->n_vars - 1);
+        }
         return v;
 }
 
@@ -460,7 +513,7 @@ static const char *const bash_sets[] = {
 
 bool sbx_cmd_var_inert(struct sbx_cmd_ctx *c, const char *name, unsigned depth)
 {
-        const struct sbx_cmd_var *v = find_var(c, name);
+        struct sbx_cmd_var *v = find_var(c, name);
 
         if (in_list(bash_sets, name)) {
                 snprintf(c->why, sizeof(c->why), "bash sets '%s' itself at run time", name);
@@ -486,9 +539,27 @@ bool sbx_cmd_var_inert(struct sbx_cmd_ctx *c, const char *name, unsigned depth)
                 snprintf(c->why, sizeof(c->why), "'%s' gets a value at run time", name);
                 return false;
         }
+        /* judged once per line (the values are all known in the second pass) */
+        if (!c->vars_open && v->judged == VAR_INERT)
+                return true;
+        if (!c->vars_open && v->judged == VAR_NOT_INERT) {
+                snprintf(c->why, sizeof(c->why), "%s", v->why ? v->why : "its value cannot be judged");
+                return false;
+        }
+        if (v->judged == VAR_JUDGING) {
+                snprintf(c->why, sizeof(c->why), "'%s' refers to itself", name);
+                return false;
+        }
+        v->judged = VAR_JUDGING;
         for (size_t i = 0; i < v->values.n; i++)
-                if (!sbx_bash_arith_inert(c, v->values.v[i], depth + 1))
+                if (!sbx_bash_arith_inert(c, v->values.v[i], depth + 1)) {
+                        /* v may have moved: the table does not grow while judging */
+                        v->judged = VAR_NOT_INERT;
+                        free(v->why);
+                        v->why = strdup(c->why);
                         return false;
+                }
+        v->judged = VAR_INERT;
         return true;
 }
 
@@ -496,9 +567,12 @@ void sbx_cmd_vars_done(struct sbx_cmd_ctx *c)
 {
         for (size_t i = 0; i < c->n_vars; i++) {
                 free(c->vars[i].name);
+                free(c->vars[i].why);
                 sbx_strv_free(&c->vars[i].values);
         }
         free(c->vars);
+        free(c->var_slots);
         c->vars = NULL;
-        c->n_vars = 0;
+        c->var_slots = NULL;
+        c->n_vars = c->cap_vars = c->n_slots = 0;
 }

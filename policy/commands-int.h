@@ -46,6 +46,10 @@ struct sbx_cmd_var {
         char *name;
         bool runtime;           /* some value is known only at run time */
         struct sbx_strv values; /* the values written out on the line */
+        /* the second pass's judgement, kept: values naming values naming values
+         * would otherwise be judged again at every reference */
+        enum { VAR_UNJUDGED, VAR_JUDGING, VAR_INERT, VAR_NOT_INERT } judged;
+        char *why;              /* VAR_NOT_INERT: the reason */
 };
 
 struct sbx_cmd_ctx {
@@ -65,7 +69,8 @@ struct sbx_cmd_ctx {
         /* Variables (commands-env.c): the first pass collects every value (vars_open)
          * and leaves the judgements that need them for the second (need_values). */
         struct sbx_cmd_var *vars;
-        size_t n_vars;
+        size_t n_vars, cap_vars;
+        size_t *var_slots, n_slots; /* a hash table of 1 + indices into vars */
         bool vars_open, need_values;
         bool any_value; /* the line sources a file, which may set any variable */
         const char *placeholder; /* the innermost wrapper's, while checking what it runs */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../policy/commands.h"
 #include "unit.h"
@@ -556,6 +557,19 @@ int main(void)
         CHECK(G, "long segment truncated in the reason",
               long_cmd && sh(&deny_p, false, "...': rm", long_cmd) && strlen(v.reason) < 300);
         free(long_cmd);
+        /* values naming values: judged once each, not once per path (60^9 paths) */
+        deep = calloc(1, 16384);
+        for (int d = 1; deep && d < 10; d++)
+                for (int i = 0; i < 60; i++)
+                        sprintf(deep + strlen(deep), "x%d=x%d+%d; ", d, d + 1, i);
+        if (deep) {
+                clock_t t0 = clock();
+
+                strcat(deep, "x10=1; echo $((x1))");
+                CHECK(G, "a web of values is judged in time",
+                      sh(&deny_p, false, "nests too deep", deep) && clock() - t0 < 2 * CLOCKS_PER_SEC);
+        }
+        free(deep);
         CHECK(G, "control characters kept out of reasons", sh(&deny_p, false, "command name", "$(\001\033[31m)") &&
                                                                    !strchr(v.reason, '\033') && !strchr(v.reason, '\001'));
 

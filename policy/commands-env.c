@@ -74,6 +74,7 @@ static const struct var_rule var_rules[] = {
         { "TAR_OPTIONS", VAR_DENY, "gives tar options, --to-command among them" },
         { "TAPE", VAR_DENY, "names tar's archive, which may be a remote one reached through rsh" },
         { "ZIPOPT", VAR_DENY, "gives zip options, -TT among them" }, { "ZIP", VAR_DENY, "gives zip options, -TT among them" },
+        { "PATCH_GET", VAR_DENY, "makes patch get files with version-control commands" },
         /* compilers and build tools */
         { "CC", VAR_CODE, NULL }, { "CXX", VAR_CODE, NULL }, { "CPP", VAR_CODE, NULL }, { "LD", VAR_CODE, NULL },
         { "AR", VAR_CODE, NULL }, { "AS", VAR_CODE, NULL }, { "FC", VAR_CODE, NULL }, { "NM", VAR_CODE, NULL },

@@ -191,6 +191,13 @@ static const struct sbx_opt cpio_opts[] = {
         OPT("rsh-command", O_CODE), CALLOPT("F|file|I|O", tar_file), OPT("E|H|M|R|owner|format|message", O_ARG),
         OPT_END,
 };
+static const struct sbx_opt patch_opts[] = {
+        DENYOPT("g|get", O_DENY1, "gets files with RCS, SCCS, ClearCase or Perforce commands, named by the patch "
+                SBX_RUNS),
+        OPT("p|strip|i|input|o|output|r|reject-file|B|prefix|Y|basename-prefix|z|suffix|F|fuzz|d|directory|D|ifdef|V|"
+            "version-control|quoting-style", O_ARG),
+        OPT_END,
+};
 static const struct sbx_opt sort_opts[] = {
         OPT("compress-program", O_CODE), OPT("k|o|t|S|T|y", O_ARG), OPT("files0-from|batch-size|parallel", O_ARG), OPT_END,
 };
@@ -738,6 +745,7 @@ struct tool {
 static const struct tool tools[] = {
         { "tar|gtar|bsdtar", NULL, check_tar, 0 },
         { "sort", sort_opts, NULL, 0 },
+        { "patch", patch_opts, NULL, 0 },
         { "cpio", cpio_opts, NULL, 0 },
         { "split", split_opts, NULL, 0 },
         { "install|ginstall", install_opts, NULL, 0 },

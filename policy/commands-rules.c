@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The rules for single commands, under commands.rules in a profile: which paths rm may
- * not remove, which modes chmod may set, which processes kill may signal, which git
- * subcommands and flags are denied; and find, whose -exec and -delete are rm and other
- * commands in disguise.  Every argument computed at run time that a rule would have to
+ * not remove, which modes chmod may set, which processes kill may signal (git's are in
+ * commands-git.c); and find, whose -exec and -delete are rm and other commands in
+ * disguise, and whose -execdir runs them in another directory.  Every argument computed at run time that a rule would have to
  * see is a deny: the rule cannot say yes to what it cannot read. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "../lib/cleanup.h"
 #include "commands-int.h"
@@ -17,7 +16,6 @@
 #define RM_RULE "commands.rules.rm.protected"
 #define CHMOD_RULE "commands.rules.chmod.modes"
 #define KILL_RULE "commands.rules.kill.targets"
-#define GIT_RULE "commands.rules.git.deny"
 
 static bool startswith(const char *s, const char *prefix)
 {
@@ -378,229 +376,6 @@ int sbx_rule_kill(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
         return 0;
 }
 
-/* ------------------------------------------------------------------ git */
-
-/* Config keys whose value git runs as a shell command (alias.*: as git arguments, or
- * a command after '!'): -c KEY=VALUE and `git config KEY VALUE` are checked as that
- * command. */
-static const char *const git_code_keys[] = {
-        "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.askpass", "core.gitproxy",
-        "sequence.editor", "pager.*", "diff.external", "diff.*.command", "diff.*.textconv", "filter.*.clean",
-        "filter.*.smudge", "filter.*.process", "merge.*.driver", "mergetool.*.cmd", "difftool.*.cmd",
-        "credential.helper", "credential.*.helper", "gpg.program", "gpg.*.program",
-        "uploadpack.packobjectshook", "remote.*.uploadpack", "remote.*.receivepack", "sendemail.*cmd",
-        "web.browser", "browser.*.cmd", "man.*.cmd", "alias.*", NULL,
-};
-/* Keys that make git run code the policy cannot read: hooks, included config files,
- * ext:: remotes (CVE-2017-1000117 class). */
-static const char *const git_opaque_keys[] = {
-        "core.hookspath", "include.path", "includeif.*", "protocol.allow", "protocol.*.allow", "init.templatedir",
-        NULL,
-};
-
-static bool key_in(const char *key, const char *const *list)
-{
-        for (size_t i = 0; list[i]; i++)
-                if (fnmatch(list[i], key, FNM_CASEFOLD) == 0)
-                        return true;
-        return false;
-}
-
-/* KEY=VALUE for git (@value NULL: "-c KEY" alone, which means true). */
-static int git_config_value(struct sbx_cmd_ctx *c, const char *key, const struct sbx_sh_word *value,
-                            const char *seg)
-{
-        static const char *const bools[] = { "", "true", "false", "yes", "no", "on", "off", "1", "0", NULL };
-        _cleanup_free_ char *code = NULL;
-        const char *v;
-        unsigned info = 0;
-
-        if (key_in(key, git_opaque_keys))
-                return sbx_cmd_deny(c, seg, "git: config '%s' makes git run code the policy cannot see", key);
-        if (!key_in(key, git_code_keys) || !value)
-                return 0;
-        if (sbx_cmd_computed(value))
-                return sbx_cmd_deny(c, seg, "git: config '%s' is a command computed at run time", key);
-        v = value->text;
-        for (size_t i = 0; bools[i]; i++)
-                if (strcasecmp(v, bools[i]) == 0)
-                        return 0;
-        if (fnmatch("alias.*", key, FNM_CASEFOLD) == 0 && v[0] != '!')
-                /* an alias for git arguments: the git rules apply to what it expands to */
-                return asprintf(&code, "git %s", v) < 0 ? -ENOMEM : sbx_cmd_check_code(c, code, false, seg, &info);
-        if (fnmatch("credential*helper", key, FNM_CASEFOLD) == 0 && v[0] != '!' && v[0] != '/')
-                return 0; /* "store": git runs its own git-credential-store */
-        return sbx_cmd_check_code(c, v + (v[0] == '!'), false, seg, &info);
-}
-
-/* "KEY=VALUE" as one word (git -c). */
-static int git_config_item(struct sbx_cmd_ctx *c, const struct sbx_sh_word *item, const char *seg)
-{
-        _cleanup_free_ char *key = strdup(item->text);
-        struct sbx_sh_word value = { .flags = item->flags };
-        char *eq;
-
-        if (!key)
-                return -ENOMEM;
-        if ((eq = strchr(key, '=')))
-                *eq = '\0', value.text = eq + 1;
-        return git_config_value(c, key, eq ? &value : NULL, seg);
-}
-
-/* git config [options] [set] KEY VALUE */
-static int git_config_cmd(struct sbx_cmd_ctx *c, const struct sbx_sh_word *w, size_t n, const char *seg)
-{
-        static const char *const args[] = { "-f", "--file", "--blob", "--type", "--default", "--comment", "-t", NULL };
-        const struct sbx_sh_word *pos[3];
-        size_t np = 0;
-
-        for (size_t i = 1; i < n && np < ELEMENTSOF(pos); i++) {
-                bool takes = false;
-
-                if (w[i].text[0] != '-' || sbx_cmd_computed(&w[i])) {
-                        if (!(np == 0 && streq(w[i].text, "set")))
-                                pos[np++] = &w[i];
-                        continue;
-                }
-                for (size_t k = 0; args[k]; k++)
-                        takes = takes || streq(w[i].text, args[k]);
-                i += takes;
-        }
-        if (np && sbx_cmd_computed(pos[0]))
-                return sbx_cmd_deny(c, seg, "git config: key '%s' is computed at run time", pos[0]->text);
-        return np >= 2 ? git_config_value(c, pos[0]->text, pos[1], seg) : 0;
-}
-
-/* Short and long spellings of the same flag, per subcommand ("+" is a refspec that
- * forces: git push origin +main). */
-static const struct {
-        const char *sub, *flag, *alias;
-} git_synonyms[] = {
-        { "push", "--force", "-f" },      { "push", "--force", "+" },       { "push", "--delete", "-d" },
-        { "clean", "--force", "-f" },     { "branch", "--delete", "-d" },   { "branch", "--force", "-f" },
-        { "branch", "--delete", "-D" },   { "branch", "--force", "-D" },    { "checkout", "--force", "-f" },
-        { "switch", "--force", "-f" },    { "add", "--force", "-f" },       { "rm", "--force", "-f" },
-        { "tag", "--force", "-f" },       { "tag", "--delete", "-d" },      { "fetch", "--force", "-f" },
-        { "worktree", "--force", "-f" },
-};
-
-/* Does argument @a spell flag @form? */
-static bool spells(const char *form, const char *a)
-{
-        size_t n = strlen(form);
-
-        if (streq(form, "+"))
-                return a[0] == '+';
-        if (form[0] == '-' && form[1] != '-' && n == 2)
-                /* a single letter, alone or in a cluster: -f, -uf */
-                return a[0] == '-' && a[1] != '-' && strchr(a + 1, form[1]);
-        if (startswith(form, "--") && startswith(a, form))
-                /* --force=…, --force-with-lease, --force-if-includes */
-                return a[n] == '\0' || a[n] == '=' || a[n] == '-';
-        /* git takes any unambiguous prefix of a long option: --forc */
-        return startswith(form, "--") && startswith(a, "--") && strlen(a) > 3 && startswith(form, a);
-}
-
-static bool has_flag(const char *sub, const char *flag, const struct sbx_sh_word *w, size_t n)
-{
-        for (size_t i = 0; i < n; i++) {
-                if (spells(flag, w[i].text))
-                        return true;
-                for (size_t k = 0; k < ELEMENTSOF(git_synonyms); k++) {
-                        if (!streq(git_synonyms[k].sub, sub))
-                                continue;
-                        if ((streq(git_synonyms[k].flag, flag) && spells(git_synonyms[k].alias, w[i].text)) ||
-                            (streq(git_synonyms[k].alias, flag) && spells(git_synonyms[k].flag, w[i].text)))
-                                return true;
-                }
-        }
-        return false;
-}
-
-/* One git.deny entry, "SUB FLAG…", against the subcommand @w[0] and its arguments. */
-static int git_entry(struct sbx_cmd_ctx *c, const char *entry, const struct sbx_sh_word *w, size_t n,
-                     const char *seg, const struct sbx_cmd_how *how)
-{
-        _cleanup_free_ char *copy = strdup(entry);
-        char *save = NULL, *tok;
-
-        if (!copy)
-                return -ENOMEM;
-        tok = strtok_r(copy, " \t", &save);
-        if (!tok || !streq(tok, w[0].text))
-                return 0;
-        for (size_t i = 1; i < n && save && *save; i++)
-                if (sbx_cmd_computed(&w[i]))
-                        return sbx_cmd_deny(c, seg, "git: argument '%s' is computed at run time and '%s' is denied (" GIT_RULE ")",
-                                            w[i].text, entry);
-        if (how->runtime_args && save && *save)
-                return sbx_cmd_deny(c, seg, "git: arguments come from stdin and '%s' is denied (" GIT_RULE ")", entry);
-        while ((tok = strtok_r(NULL, " \t", &save)))
-                if (!has_flag(w[0].text, tok, w + 1, n - 1))
-                        return 0;
-        return sbx_cmd_deny(c, seg, "git: '%s' is denied (" GIT_RULE ")", entry);
-}
-
-int sbx_rule_git(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
-{
-        static const char *const with_arg[] = { "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
-                                                "--super-prefix", "--attr-source", "--list-cmds", NULL };
-        static const char *const flags[] = { "-p", "--paginate", "-P", "--no-pager", "--bare", "--no-replace-objects",
-                                             "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
-                                             "--icase-pathspecs", "--no-optional-locks", "--no-lazy-fetch",
-                                             "--no-advice", "--html-path", "--man-path", "--info-path", "--exec-path",
-                                             "--version", "-v", "--help", "-h", NULL };
-        const struct sbx_sh_word *w = k->w;
-        const char *seg = k->seg;
-        size_t i = 1, n = k->n;
-        int r = 0;
-
-        /* git's own options, before the subcommand */
-        for (; i < n; i++) {
-                const char *t = w[i].text;
-                size_t len = strcspn(t, "=");
-                bool known = false;
-
-                if (sbx_cmd_computed(&w[i]))
-                        return sbx_cmd_deny(c, seg, "git: '%s' is computed at run time", t);
-                if (t[0] != '-')
-                        break;
-                if (startswith(t, "--exec-path="))
-                        return sbx_cmd_deny(c, seg, "git: --exec-path= makes git run its subcommands from '%s'", t + 12);
-                if (streq(t, "-c") && i + 1 < n && (r = git_config_item(c, &w[i + 1], seg)) < 0)
-                        return r;
-                if (startswith(t, "--config-env") && (t[len] || i + 1 < n)) {
-                        const char *item = t[len] ? t + len + 1 : w[i + 1].text;
-                        _cleanup_free_ char *key = strndup(item, strcspn(item, "="));
-
-                        if (!key)
-                                return -ENOMEM;
-                        if (key_in(key, git_code_keys) || key_in(key, git_opaque_keys))
-                                return sbx_cmd_deny(c, seg, "git: config '%s' comes from the environment", key);
-                }
-                for (size_t a = 0; with_arg[a] && !known; a++)
-                        if (strlen(with_arg[a]) == len && strncmp(t, with_arg[a], len) == 0) {
-                                known = true;
-                                i += t[len] ? 0 : 1;
-                        }
-                for (size_t a = 0; flags[a] && !known; a++)
-                        known = streq(t, flags[a]);
-                if (!known)
-                        return sbx_cmd_deny(c, seg, "git: unknown option '%s' before the subcommand", t);
-                if (c->denied)
-                        return 0;
-        }
-        if (sbx_cmd_deny_splits(c, k, 1, i) || i >= n) /* -C $dir could be -C x push --force */
-                return 0;
-        if (sbx_cmd_computed(&w[i]))
-                return c->p->git_deny.n ? sbx_cmd_deny(c, seg, "git: subcommand '%s' is computed at run time (" GIT_RULE ")", w[i].text) : 0;
-        if (streq(w[i].text, "config") && (r = git_config_cmd(c, w + i, n - i, seg)) < 0)
-                return r;
-        for (size_t e = 0; e < c->p->git_deny.n && !c->denied && r >= 0; e++)
-                r = git_entry(c, c->p->git_deny.v[e], w + i, n - i, seg, k->how);
-        return r;
-}
-
 /* ------------------------------------------------------------------ find */
 
 static bool find_expr_start(const char *t)
@@ -638,6 +413,7 @@ int sbx_rule_find(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                 ;
         inner.find_starts = i > first ? &w[first] : &here;
         inner.n_find_starts = i > first ? i - first : 1;
+        inner.placeholder = "{}";
         for (; i < n && r >= 0 && !c->denied; i++) {
                 const char *t = w[i].text;
                 bool takes = false;
@@ -647,6 +423,9 @@ int sbx_rule_find(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                 if (streq(t, "-exec") || streq(t, "-execdir") || streq(t, "-ok") || streq(t, "-okdir")) {
                         size_t end = i + 1;
 
+                        /* -execdir runs in each match's directory: relative paths there
+                         * are as unknown as after a cd */
+                        c->saw_cd = c->saw_cd || strstr(t, "dir");
                         while (end < n && !streq(w[end].text, ";") &&
                                !(streq(w[end].text, "+") && streq(w[end - 1].text, "{}")))
                                 end++;

@@ -24,6 +24,18 @@
 #define SEGMENT_MAX 96 /* bytes of a segment quoted in a reason */
 
 static const struct sbx_cmd_how no_how;
+static const struct sbx_cmd_how shell_how = { .shell = true };
+
+/* Builtins of the shell that run no program of their own (what they run in turn, eval's
+ * code, a trap, is checked): in allowlist mode they need no entry, since nothing is
+ * executed, but only where the shell itself runs them, not under env or xargs. */
+static const char *const shell_builtins[] = {
+        "cd", "pushd", "popd", "dirs", "read", "mapfile", "readarray", "export", "declare", "typeset", "local",
+        "readonly", "unset", "set", "shopt", "shift", "getopts", "let", "test", "[", "echo", "printf", "true", "false",
+        ":", "wait", "umask", "ulimit", "type", "times", "jobs", "return", "exit", "break", "continue", "pwd", "caller",
+        "help", "disown", "source", ".", "eval", "trap", "exec", "command", "builtin", "time", "alias", "unalias",
+        "hash", "history", "enable", "compgen", "complete", "bind", "kill", NULL,
+};
 
 /* String lists: lib/strv.c. */
 
@@ -123,6 +135,15 @@ bool sbx_cmd_deny_splits(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, si
         return false;
 }
 
+bool sbx_cmd_may_become(const struct sbx_sh_word *w, char lead)
+{
+        const char *t = w->text;
+
+        if (!sbx_cmd_computed(w))
+                return t[0] == lead;
+        return (w->flags & SBX_SH_SPLIT) || t[0] == lead || !t[0] || strchr("$`*?[{~", t[0]);
+}
+
 char *sbx_cmd_join(const struct sbx_sh_word *w, size_t n)
 {
         size_t len = 1, at = 0;
@@ -164,62 +185,155 @@ static const char *const posix_shells[] = {
 static const char *const other_shells[] = {
         "fish", "csh", "tcsh", "rc", "es", "elvish", "nu", "xonsh", "pwsh", NULL,
 };
-/* Interpreters, matched with any version suffix (python3.12); each with the options
- * that give it its program inline, so it does not read one from stdin. */
-static const struct {
-        const char *name, *inline_opts;
-} interpreters[] = {
-        { "python", "cm" }, { "pypy", "cm" }, { "perl", "eE" },  { "ruby", "e" },   { "node", "ep" },
-        { "nodejs", "ep" }, { "bun", "ep" },  { "deno", "" },    { "php", "rRBEF" }, { "lua", "e" },
-        { "luajit", "e" },  { "tclsh", "" },  { "wish", "" },    { "Rscript", "e" }, { "julia", "e" },
-        { "irb", "" },      { "guile", "c" }, { "racket", "e" }, { "osascript", "e" },
+/* Interpreters of languages the policy does not read, matched with any version suffix
+ * (python3.12).  A program given inline (python3 -c, perl -e, node -e…) is denied: it
+ * can run any command, and nothing here can tell which.  A program from a file or a
+ * module is the file's business, as with `sh FILE`. */
+struct interp {
+        const char *name;
+        const char *inline_opts;  /* short options whose argument is a program */
+        const char *file_opts;    /* short options that name the program elsewhere (-m MODULE) */
+        const char *arg_opts;     /* short options that take an argument (the rest of the
+                                   * cluster, or the next word) */
+        const char *inline_longs; /* long options that give a program, space separated */
+};
+
+static const struct interp interpreters[] = {
+        { "python", "c", "m", "WXQ", "" },
+        { "pypy", "c", "m", "WX", "" },
+        { "perl", "eE", "", "iIlx0dDCMmV", "" },
+        { "ruby", "e", "", "IrCEFxWK0", "" },
+        { "node", "ep", "", "rC", "--eval --print" },
+        { "nodejs", "ep", "", "rC", "--eval --print" },
+        { "bun", "e", "", "r", "--eval --print" },
+        { "deno", "", "", "", "" },
+        { "php", "rRBE", "fF", "cdz", "" },
+        { "lua", "e", "", "l", "" },
+        { "luajit", "e", "", "lbjO", "" },
+        { "tclsh", "", "", "", "" },
+        { "wish", "", "", "", "" },
+        { "Rscript", "e", "", "", "--expr" },
+        { "julia", "eE", "", "LJCpt", "--eval --print" },
+        { "irb", "", "", "rI", "" },
+        { "guile", "c", "", "lLxe", "" },
+        { "racket", "e", "fr", "lpt", "--eval" },
+        { "osascript", "e", "", "l", "" },
+        { "expect", "c", "f", "", "" },
+        { "groovy", "e", "", "", "" },
+        { "scala", "e", "", "", "" },
+        { "elixir", "e", "r", "", "--eval" },
+        { "jshell", "", "", "", "" },
+        { "ipython", "c", "m", "", "" },
+        { "R", "e", "f", "", "" },
+        { "octave", "", "", "", "--eval" },
+        { "tsx", "ep", "", "r", "--eval --print" },
+        { "ts-node", "ep", "", "r", "--eval --print" },
+        { "raku", "e", "", "IM", "" },
+        { "rakudo", "e", "", "IM", "" },
 };
 static const char *const fetchers[] = {
         "curl", "wget", "wget2", "fetch", "aria2c", "axel", "http", "https", "xh", "lwp-download", "lwp-request",
         "GET", "POST", "nc", "ncat", "netcat", "socat", "ftp", "tftp", "lftp", NULL,
 };
 
-static int interpreter(const char *name)
+static const struct interp *interpreter(const char *name)
 {
         for (size_t i = 0; i < ELEMENTSOF(interpreters); i++) {
                 size_t n = strlen(interpreters[i].name);
 
                 if (strncmp(name, interpreters[i].name, n) == 0 && strspn(name + n, "0123456789.") == strlen(name + n))
-                        return (int)i;
+                        return &interpreters[i];
         }
-        return -1;
+        return NULL;
 }
 
-/* Whether interpreter @i reads its program from stdin: no inline program and no
- * script file.  An option we do not know might take the next word, so after one a
- * "script" is as good as none: the answer leans to yes. */
-static bool reads_program(int i, const struct sbx_sh_word *w, size_t n)
+/* The word by which interpreter @t gets a program inline, or NULL.  Options are read
+ * up to the script; a word that an option may take is skipped, and a word computed at
+ * run time before another could itself be -c. */
+static const struct sbx_sh_word *inline_program(const struct interp *t, const struct sbx_sh_word *w, size_t n)
 {
-        const char *inl = interpreters[i].inline_opts;
+        bool maybe_arg = false;
+
+        if (streq(t->name, "deno") && n > 1 && streq(w[1].text, "eval"))
+                return &w[1];
+        for (size_t k = 1; k < n; k++) {
+                const char *s = w[k].text;
+
+                if (maybe_arg) {
+                        maybe_arg = false;
+                        continue;
+                }
+                if (sbx_cmd_computed(&w[k]))
+                        return k + 1 < n ? &w[k] : NULL;
+                if (streq(s, "--") || s[0] != '-' || !s[1])
+                        return NULL;
+                if (s[1] == '-') {
+                        size_t len = strcspn(s, "=");
+
+                        for (const char *l = t->inline_longs; *l; l += strspn(l, " ")) {
+                                size_t ln = strcspn(l, " ");
+
+                                if (ln == len && strncmp(l, s, len) == 0)
+                                        return &w[k];
+                                l += ln;
+                        }
+                        maybe_arg = !s[len]; /* an option we do not know may take the next word */
+                        continue;
+                }
+                for (size_t j = 1; s[j]; j++) {
+                        if (strchr(t->inline_opts, s[j]))
+                                return &w[k];
+                        if (strchr(t->file_opts, s[j]))
+                                return NULL;
+                        if (strchr(t->arg_opts, s[j])) {
+                                maybe_arg = !s[j + 1];
+                                break;
+                        }
+                }
+        }
+        return NULL;
+}
+
+/* Whether interpreter @t reads its program from stdin: no script file and no module.
+ * An option we do not know might take the next word, so after one a "script" is as
+ * good as none: the answer leans to yes. */
+static bool reads_program(const struct interp *t, const struct sbx_sh_word *w, size_t n)
+{
         bool unsure = false;
 
+        if (streq(t->name, "deno"))
+                return n < 2 || streq(w[1].text, "repl");
         for (size_t k = 1; k < n; k++) {
-                const char *t = w[k].text;
+                const char *s = w[k].text;
 
                 if (sbx_cmd_computed(&w[k]))
                         return true;
-                if (streq(t, "--"))
+                if (streq(s, "--"))
                         return k + 1 >= n || sbx_cmd_is_stdin_path(w[k + 1].text);
-                if (t[0] != '-' || !t[1])
-                        return unsure || sbx_cmd_is_stdin_path(t);
-                if (t[1] == '-') {
-                        if (streq(t, "--eval") || strncmp(t, "--eval=", 7) == 0 || streq(t, "--print"))
-                                return false;
-                } else if (strpbrk(t + 1, inl)) {
+                if (s[0] != '-' || !s[1])
+                        return unsure || sbx_cmd_is_stdin_path(s);
+                if (s[1] != '-' && t->file_opts[0] && strpbrk(s + 1, t->file_opts))
                         return false;
-                }
                 unsure = true;
         }
         return true;
 }
 
+static int check_interpreter(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, const struct interp *t)
+{
+        const struct sbx_sh_word *inl = inline_program(t, k->w, k->n);
+
+        *k->info |= SBX_CMD_INTERP;
+        if (inl)
+                return sbx_cmd_deny(c, k->seg, "%s: '%s' gives it a program inline, in a language the policy does not read "
+                                    SBX_UNREAD, k->name, inl->text);
+        if (reads_program(t, k->w, k->n))
+                *k->info |= SBX_CMD_PROG_STDIN;
+        return 0;
+}
+
 /* Long options of bash (and zsh's --emulate): any other could take an argument. */
-static const char *const shell_long_args[] = { "--rcfile", "--init-file", "--emulate", NULL };
+static const char *const shell_long_args[] = { "--emulate", NULL };
 static const char *const shell_long_flags[] = {
         "--debug", "--debugger", "--dump-po-strings", "--dump-strings", "--help", "--login", "--noediting",
         "--noprofile", "--norc", "--posix", "--pretty-print", "--restricted", "--verbose", "--version", NULL,
@@ -238,14 +352,20 @@ static int check_shell(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 
                 if (sbx_cmd_computed(&w[i]) && (code || (w[i].flags & SBX_SH_PROCSUB)))
                         break; /* reported below, with what it is */
+                /* the last word, quoted: the script, or an option that takes nothing */
+                if (sbx_cmd_computed(&w[i]) && i + 1 == k->n && !(w[i].flags & (SBX_SH_SPLIT | SBX_SH_GLOB | SBX_SH_BRACE)))
+                        break;
                 if (sbx_cmd_computed(&w[i]))
-                        return sbx_cmd_deny(c, k->seg, "%s: argument '%s' is computed at run time", k->name, t);
+                        return sbx_cmd_deny(c, k->seg, "%s: argument '%s' is computed at run time " SBX_UNREAD, k->name, t);
                 if (streq(t, "--") || streq(t, "-")) {
                         i++;
                         break;
                 }
                 if ((t[0] != '-' && t[0] != '+') || !t[1])
                         break;
+                if (streq(t, "--rcfile") || streq(t, "--init-file"))
+                        return sbx_cmd_deny(c, k->seg, "%s %s: makes it run the file it names at start, like BASH_ENV "
+                                            SBX_LOADS, k->name, t);
                 if (t[1] == '-' && in_list(shell_long_args, t)) {
                         i++;
                         continue;
@@ -258,17 +378,23 @@ static int check_shell(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                 if (strspn(t + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != strlen(t + 1))
                         return sbx_cmd_deny(c, k->seg, "%s: '%s' is not an option it knows: cannot tell what it runs",
                                             k->name, t);
+                if (t[0] == '-' && strchr(t, 'k'))
+                        return sbx_cmd_deny(c, k->seg, "%s -k: every NAME=VALUE argument goes into the environment of its "
+                                            "command, which is not followed " SBX_UNREAD, k->name);
                 for (size_t j = 1; t[j]; j++) {
                         code = code || (t[0] == '-' && t[j] == 'c');
                         from_stdin = from_stdin || (t[0] == '-' && t[j] == 's');
-                        i += t[j] == 'o' || t[j] == 'O'; /* -o pipefail */
+                        if ((t[j] == 'o' || t[j] == 'O') && ++i < k->n && t[0] == '-' && streq(w[i].text, "keyword"))
+                                return sbx_cmd_deny(c, k->seg, "%s -o keyword: every NAME=VALUE argument goes into the "
+                                                    "environment of its command, which is not followed " SBX_UNREAD, k->name);
                 }
         }
         if (sbx_cmd_deny_splits(c, k, 1, i)) /* the arguments of -o and --rcfile */
                 return 0;
         if (code) {
-                if (i >= k->n)
-                        return 0;
+                if (i >= k->n) /* under xargs, the code is what it reads */
+                        return k->how->runtime_args ? sbx_cmd_deny(c, k->seg, "%s -c: its commands come from stdin at run "
+                                                                   "time (xargs) " SBX_UNREAD, k->name) : 0;
                 if (sbx_cmd_computed(&w[i]))
                         return sbx_cmd_deny(c, k->seg, "%s -c: the commands are computed at run time", k->name);
                 return sbx_cmd_check_code(c, w[i].text, false, k->seg, k->info);
@@ -296,19 +422,6 @@ static int check_other_shell(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k
         return 0;
 }
 
-/* source FILE, . FILE: a script, like `sh FILE`. */
-static int check_source(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
-{
-        *k->info |= SBX_CMD_INTERP;
-        if (k->n < 2)
-                return 0;
-        if (k->w[1].flags & SBX_SH_PROCSUB)
-                return sbx_cmd_deny(c, k->seg, "%s: reads a process substitution, computed at run time", k->name);
-        if (sbx_cmd_is_stdin_path(k->w[1].text))
-                *k->info |= SBX_CMD_SHELL_STDIN;
-        return 0;
-}
-
 /* ------------------------------------------------------------------ one command */
 
 static const struct {
@@ -316,32 +429,48 @@ static const struct {
         int (*check)(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k);
 } rules[] = {
         { "rm", sbx_rule_rm },      { "chmod", sbx_rule_chmod }, { "kill", sbx_rule_kill },     { "pkill", sbx_rule_kill },
-        { "killall", sbx_rule_kill }, { "git", sbx_rule_git },   { "find", sbx_rule_find },     { "source", check_source },
-        { ".", check_source },
+        { "killall", sbx_rule_kill }, { "git", sbx_rule_git },   { "find", sbx_rule_find },
 };
+
+/* git-rebase and the other programs of git's exec path are `git rebase`. */
+static int git_program(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        _cleanup_free_ struct sbx_sh_word *w = calloc(k->n + 1, sizeof(*w));
+        static char git[] = "git";
+        struct sbx_cmd_call g = *k;
+
+        if (!w)
+                return -ENOMEM;
+        w[0] = (struct sbx_sh_word){ .text = git };
+        w[1] = (struct sbx_sh_word){ .text = (char *)k->name + 4 };
+        memcpy(w + 2, k->w + 1, (k->n - 1) * sizeof(*w));
+        g.w = w;
+        g.n = k->n + 1;
+        g.name = "git";
+        return sbx_rule_git(c, &g);
+}
 
 static int dispatch(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 {
-        int r, interp;
+        const struct interp *t;
+        int r;
 
         if (in_list(posix_shells, k->name))
                 return check_shell(c, k);
         if (in_list(other_shells, k->name))
                 return check_other_shell(c, k);
-        if (in_list(fetchers, k->name)) {
-                *k->info |= SBX_CMD_FETCHES;
-                return 0;
-        }
+        if (in_list(fetchers, k->name))
+                *k->info |= SBX_CMD_FETCHES; /* and its options are read below (wget --use-askpass) */
         for (size_t i = 0; i < ELEMENTSOF(rules); i++)
                 if (streq(rules[i].name, k->name))
                         return rules[i].check(c, k);
-        if ((r = sbx_cmd_check_wrapper(c, k)) <= 0)
+        if (strncmp(k->name, "git-", 4) == 0 && k->name[4])
+                return git_program(c, k);
+        if ((r = sbx_bash_builtin(c, k)) <= 0 || (r = sbx_cmd_check_wrapper(c, k)) <= 0 ||
+            (r = sbx_cmd_check_tool(c, k)) <= 0)
                 return r;
-        if ((interp = interpreter(k->name)) >= 0) {
-                *k->info |= SBX_CMD_INTERP;
-                if (reads_program(interp, k->w, k->n))
-                        *k->info |= SBX_CMD_PROG_STDIN;
-        }
+        if ((t = interpreter(k->name)))
+                return check_interpreter(c, k, t);
         return 0;
 }
 
@@ -383,30 +512,43 @@ int sbx_cmd_check_words(struct sbx_cmd_ctx *c, const struct sbx_sh_word *w, size
                         const struct sbx_cmd_how *how, unsigned *info)
 {
         const struct sbx_cmd_policy *p = c->p;
-        struct sbx_cmd_call k = { .w = w, .n = n, .seg = seg, .how = how ? how : &no_how, .info = info };
+        struct sbx_cmd_how inner = how ? *how : no_how;
+        struct sbx_cmd_call k = { .w = w, .n = n, .seg = seg, .how = &inner, .shell = inner.shell, .info = info };
         int r;
 
+        inner.shell = false;
         if (!n || c->denied)
                 return 0;
         if (c->depth >= SBX_CMD_MAX_NEST)
                 return sbx_cmd_deny(c, seg, "commands nested more than %u deep", SBX_CMD_MAX_NEST);
         if (sbx_cmd_computed(&w[0]))
-                return sbx_cmd_deny(c, seg, "command name computed at run time");
+                return sbx_cmd_deny(c, seg, "command name computed at run time " SBX_UNREAD);
+        if (how && how->placeholder && strstr(w[0].text, how->placeholder))
+                return sbx_cmd_deny(c, seg, "command name '%s' is filled in at run time (xargs -I, find -exec) " SBX_UNREAD,
+                                    w[0].text);
         k.name = sbx_cmd_basename(w[0].text);
         note_name(c, k.name);
         c->saw_cd = c->saw_cd || streq(k.name, "cd") || streq(k.name, "pushd") || streq(k.name, "popd");
         if (denied_name(&p->deny, k.name) || sbx_strv_contains(&p->deny, w[0].text))
                 return sbx_cmd_deny(c, seg, "'%s' is denied (commands.deny)", k.name);
-        if (p->mode == SBX_CMD_ALLOWLIST && !sbx_strv_contains(&p->allow, w[0].text)) {
+        if (p->mode == SBX_CMD_ALLOWLIST && !sbx_strv_contains(&p->allow, w[0].text) &&
+            !(k.shell && (in_list(shell_builtins, w[0].text) || sbx_strv_contains(&c->funcs, w[0].text)))) {
                 if (!sbx_strv_contains(&p->allow, k.name))
                         return sbx_cmd_deny(c, seg, "'%s' is not in the allowlist (commands.allow)", k.name);
                 if (strchr(w[0].text, '/') && !in_system_dir(w[0].text))
                         return sbx_cmd_deny(c, seg, "'%s' is not the '%s' on PATH that the allowlist names (commands.allow)",
                                             w[0].text, k.name);
         }
-        c->depth++;
-        r = dispatch(c, &k);
-        c->depth--;
+        {
+                /* code in its words may be rewritten by the wrapper at run time */
+                const char *outer = c->placeholder;
+
+                c->placeholder = k.how->placeholder ? k.how->placeholder : outer;
+                c->depth++;
+                r = dispatch(c, &k);
+                c->depth--;
+                c->placeholder = outer;
+        }
         return r;
 }
 
@@ -449,17 +591,43 @@ static bool upstream(const struct sbx_sh_script *sc, size_t j, size_t i)
 
 static const char *name_of(const struct sbx_sh_script *sc, size_t i)
 {
-        return sbx_sh_argc(&sc->cmds[i]) ? sbx_cmd_basename(sbx_sh_argv(&sc->cmds[i])[0].text) : "";
+        const struct sbx_sh_cmd *c = &sc->cmds[i];
+
+        return c->kind == SBX_SH_SIMPLE && sbx_sh_argc(c) ? sbx_cmd_basename(sbx_sh_argv(c)[0].text) : "";
 }
 
-/* Downloads piped or substituted into a shell or interpreter, and shells reading
- * commands we cannot see: unless the profile sets allow_pipe_to_shell. */
+static const char *stdin_name(enum sbx_sh_stdin in)
+{
+        switch (in) {
+        case SBX_SH_STDIN_PIPE:
+                return "a pipe";
+        case SBX_SH_STDIN_STRING:
+                return "a here-string";
+        case SBX_SH_STDIN_HEREDOC:
+                return "a here-document";
+        case SBX_SH_STDIN_SUBST:
+                return "a process substitution";
+        default:
+                return "a file";
+        }
+}
+
+/* What a shell or interpreter reads its commands from, with what feeds it.  Text
+ * written out in a here-document or here-string is checked as commands, always.  The
+ * rest unless the profile sets allow_pipe_to_shell: downloads piped or substituted into
+ * a shell or interpreter, and a shell or interpreter reading its program from a pipe,
+ * a here-string or here-document whose text is computed, or a process substitution. */
 static int pipe_rules(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, const unsigned *info, size_t i)
 {
-        const char *seg = sc->cmds[i].text, *name = name_of(sc, i);
+        const struct sbx_sh_cmd *cmd = &sc->cmds[i];
+        const char *seg = cmd->text, *name = name_of(sc, i);
         enum sbx_sh_stdin in = sbx_sh_stdin_of(sc, i);
         size_t up = SIZE_MAX;
+        unsigned inner = 0;
 
+        if ((info[i] & SBX_CMD_SHELL_STDIN) && cmd->in == in && cmd->stdin_text &&
+            (in == SBX_SH_STDIN_STRING || in == SBX_SH_STDIN_HEREDOC))
+                return sbx_cmd_check_code(c, cmd->stdin_text, false, seg, &inner);
         if (c->p->allow_pipe_to_shell)
                 return 0;
         for (size_t j = 0; (info[i] & (SBX_CMD_SHELL_STDIN | SBX_CMD_PROG_STDIN)) && in == SBX_SH_STDIN_PIPE && j < i &&
@@ -472,8 +640,10 @@ static int pipe_rules(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, con
                                     name_of(sc, up), name);
         if ((info[i] & SBX_CMD_SHELL_STDIN) && in != SBX_SH_STDIN_SHELL && in != SBX_SH_STDIN_FILE)
                 return sbx_cmd_deny(c, seg, "'%s' reads commands from %s, which cannot be checked (commands.allow_pipe_to_shell)",
-                                    name, in == SBX_SH_STDIN_PIPE ? "a pipe" : in == SBX_SH_STDIN_STRING ? "a here-string"
-                                                                                    : "a process substitution");
+                                    name, stdin_name(in));
+        if ((info[i] & SBX_CMD_PROG_STDIN) && in != SBX_SH_STDIN_SHELL && in != SBX_SH_STDIN_FILE)
+                return sbx_cmd_deny(c, seg, "'%s' reads its program from %s, in a language the policy does not read "
+                                    "(commands.allow_pipe_to_shell)", name, stdin_name(in));
         if (!(info[i] & SBX_CMD_INTERP))
                 return 0;
         /* bash <(curl …), python3 -c "$(curl …)": the substitutions in its words are
@@ -501,6 +671,10 @@ static int check_script(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, b
 
         if (!info)
                 return -ENOMEM;
+        /* a call of a function defined here runs its body, checked where it stands */
+        for (size_t i = 0; i < sc->n_exprs && r >= 0; i++)
+                if (sc->exprs[i].kind == SBX_SH_FUNC && !sbx_strv_contains(&c->funcs, sc->exprs[i].text))
+                        r = sbx_strv_push(&c->funcs, sc->exprs[i].text);
         for (size_t i = value; i < sc->n_cmds && r >= 0 && !c->denied; i++) {
                 const struct sbx_sh_cmd *cmd = &sc->cmds[i];
 
@@ -508,11 +682,18 @@ static int check_script(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, b
                 c->dotglob = c->dotglob || strstr(cmd->text, "dotglob") || strstr(cmd->text, "GLOBIGNORE") ||
                              strcasestr(cmd->text, "glob_dots") || strcasestr(cmd->text, "globdots");
                 r = match_patterns(c, cmd->text);
+                if (r >= 0 && cmd->kind != SBX_SH_SIMPLE) {
+                        r = sbx_bash_cmd(c, cmd);
+                        continue;
+                }
                 for (size_t j = 0; j < cmd->n_assign && r >= 0 && !c->denied; j++)
                         r = sbx_cmd_check_assignment(c, &cmd->words[j], cmd->text);
                 if (r >= 0)
-                        r = sbx_cmd_check_words(c, sbx_sh_argv(cmd), sbx_sh_argc(cmd), cmd->text, &no_how, &info[i]);
+                        r = sbx_cmd_check_words(c, sbx_sh_argv(cmd), sbx_sh_argc(cmd), cmd->text, &shell_how, &info[i]);
         }
+        /* what bash evaluates again: arithmetic, ${…}, array elements, {NAME}> */
+        for (size_t i = 0; i < sc->n_exprs && r >= 0 && !c->denied; i++)
+                r = sbx_bash_expr(c, &sc->exprs[i], &sc->cmds[sc->exprs[i].owner - 1]);
         for (size_t i = 0; i < sc->n_cmds && r >= 0 && !c->denied; i++)
                 r = pipe_rules(c, sc, info, i);
         for (size_t i = 0; i < sc->n_cmds; i++) {
@@ -533,6 +714,10 @@ int sbx_cmd_check_code(struct sbx_cmd_ctx *c, const char *text, bool value, cons
                 return 0;
         if (c->depth >= SBX_CMD_MAX_NEST)
                 return sbx_cmd_deny(c, seg, "commands nested more than %u deep", SBX_CMD_MAX_NEST);
+        if (c->placeholder && strstr(text, c->placeholder))
+                return sbx_cmd_deny(c, seg, "'%s' is code in which '%s' is replaced at run time (xargs -I, find -exec): "
+                                    "pass it as an argument (sh -c '... \"$1\"' _ %s) " SBX_UNREAD, text, c->placeholder,
+                                    c->placeholder);
         if (value && asprintf(&buf, ": %s", text) < 0)
                 return -ENOMEM;
         r = sbx_sh_parse(buf ? buf : text, &sc);
@@ -606,8 +791,12 @@ int sbx_cmd_check(const struct sbx_cmd_policy *p, char *const *argv, struct sbx_
         if (!w || !(line = sbx_cmd_join(w, n)))
                 r = -ENOMEM;
         else if ((r = compile_patterns(&c)) >= 0 && !c.denied) {
+                /* The first pass collects what variables may hold and whether the line
+                 * changes directory or HOME; the second judges with all of that known. */
+                c.vars_open = true;
                 r = check_argv(&c, w, n, line);
-                if (r >= 0 && !c.denied && (c.saw_cd || c.saw_home || c.dotglob)) {
+                if (r >= 0 && !c.denied && (c.saw_cd || c.saw_home || c.dotglob || c.need_values)) {
+                        c.vars_open = false;
                         c.cwd_unknown = c.saw_cd;
                         c.home_unknown = c.saw_home;
                         c.n_checked = 0;
@@ -616,6 +805,8 @@ int sbx_cmd_check(const struct sbx_cmd_policy *p, char *const *argv, struct sbx_
                 }
         }
         free_patterns(&c);
+        sbx_cmd_vars_done(&c);
+        sbx_strv_free(&c.funcs);
         if (r < 0) {
                 c.denied = false;
                 sbx_cmd_deny(&c, NULL, "cannot check the command: %s", strerror(-r));

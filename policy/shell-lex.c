@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Words: quotes, escapes, and the expansions inside words, $(…) `…` <(…) ${…} $((…))
- * $'…', each parsed for the commands it runs (through sbx_lex_sub_list(), counted
- * against SBX_SH_MAX_DEPTH).  A word remembers what it held (shell.h's SBX_SH_*), so
- * the checker can tell a command name written out from one computed at run time. */
+ * $[…], each parsed for the commands it runs (through sbx_lex_sub_list(), counted
+ * against SBX_SH_MAX_DEPTH); $'…' decoded; here-document bodies.  A word remembers
+ * what it held (shell.h's SBX_SH_*), so the checker can tell a command name written out
+ * from one computed at run time, and every arithmetic expression and ${…} is recorded
+ * (sbx_sh_expr) for the checker to judge what bash evaluates in it. */
 #include "shell-lex.h"
 
 #include <errno.h>
@@ -17,6 +19,7 @@ static int scan_backquote(struct parser *ps, size_t owner, bool dq);
 void sbx_lex_word_done(struct word *w)
 {
         free(w->s);
+        free(w->q);
 }
 
 int sbx_lex_fail(struct parser *ps, size_t at, const char *fmt, ...)
@@ -40,19 +43,41 @@ static int put(struct word *w, const char *s, size_t n, bool plain)
 {
         if (!plain && w->plain == NONE)
                 w->plain = w->n;
-        if (w->n + n + 1 > w->cap) {
+        if (!w->s || w->n + n + 1 > w->cap) {
                 size_t cap = capacity(w->n + n + 1);
-                char *t = realloc(w->s, cap);
+                char *t = realloc(w->s, cap), *q;
 
                 if (!t)
                         return -ENOMEM;
                 w->s = t;
+                if (!(q = realloc(w->q, cap)))
+                        return -ENOMEM;
+                w->q = q;
                 w->cap = cap;
         }
         memcpy(w->s + w->n, s, n);
+        memset(w->q + w->n, !plain, n);
         w->n += n;
         w->s[w->n] = '\0';
         w->any = true;
+        return 0;
+}
+
+int sbx_lex_add_expr(struct parser *ps, enum sbx_sh_expr_kind kind, const char *s, size_t n, const char *name,
+                     unsigned flags, size_t owner)
+{
+        struct sbx_sh_script *sc = ps->sc;
+        struct sbx_sh_expr *x = grow(sc->exprs, sc->n_exprs, sc->n_exprs + 1, sizeof(*x));
+        char *text, *nm = NULL;
+
+        if (!x)
+                return -ENOMEM;
+        sc->exprs = x;
+        if (!(text = strndup(s, n)) || (name && !(nm = strdup(name)))) {
+                free(text);
+                return -ENOMEM;
+        }
+        x[sc->n_exprs++] = (struct sbx_sh_expr){ .kind = kind, .text = text, .name = nm, .flags = flags, .owner = owner };
         return 0;
 }
 
@@ -66,6 +91,28 @@ static int enter(struct parser *ps, size_t at_pos)
 
 /* ------------------------------------------------------------------ expansions */
 
+/* A list inside a substitution: here-documents started outside it have their bodies
+ * after the line it is on, not inside it, and those started inside it must end
+ * inside it. */
+static int sub_list(struct parser *ps, size_t owner, char term)
+{
+        struct heredoc outer[MAX_HEREDOCS];
+        unsigned n_outer = ps->n_pending;
+        int r;
+
+        memcpy(outer, ps->pending, sizeof(outer));
+        ps->n_pending = 0;
+        r = sbx_lex_sub_list(ps, owner, term);
+        if (r >= 0 && ps->n_pending)
+                r = sbx_lex_fail(ps, ps->in->pos, "here-document '%.32s' without a body inside its substitution",
+                                 ps->pending[0].delim);
+        for (unsigned i = 0; i < ps->n_pending; i++)
+                free(ps->pending[i].delim);
+        memcpy(ps->pending, outer, sizeof(outer));
+        ps->n_pending = n_outer;
+        return r;
+}
+
 /* $(…) and <(…): pos is past the '('; leaves pos past the ')'. */
 static int scan_cmdsub(struct parser *ps, size_t owner, size_t start)
 {
@@ -73,7 +120,7 @@ static int scan_cmdsub(struct parser *ps, size_t owner, size_t start)
 
         if (r < 0)
                 return r;
-        r = sbx_lex_sub_list(ps, owner, ')');
+        r = sub_list(ps, owner, ')');
         ps->depth--;
         if (r < 0)
                 return r;
@@ -87,7 +134,7 @@ static int scan_cmdsub(struct parser *ps, size_t owner, size_t start)
 int sbx_lex_scan_arith(struct parser *ps, size_t owner, size_t start)
 {
         struct src *in = ps->in;
-        size_t open = 0;
+        size_t open = 0, body = in->pos;
         int r = 0;
 
         for (;;) {
@@ -103,7 +150,8 @@ int sbx_lex_scan_arith(struct parser *ps, size_t owner, size_t start)
                                 if (at(in, 1) != ')')
                                         return sbx_lex_fail(ps, start, "'((' closed by a single ')'");
                                 in->pos += 2;
-                                return 0;
+                                return sbx_lex_add_expr(ps, SBX_SH_ARITH, in->s + body, in->pos - 2 - body, NULL, 0,
+                                                        owner);
                         }
                         open--;
                         in->pos++;
@@ -119,14 +167,15 @@ int sbx_lex_scan_arith(struct parser *ps, size_t owner, size_t start)
         }
 }
 
-/* ${…}: pos is at the '$'.  Its operand words may hold substitutions
- * (${x:-$(cmd)} runs cmd), so those are parsed.  Quotes inside are taken as plain
- * characters: bash's rules for them differ inside and outside "…", and treating them
- * as text can only find more substitutions, never fewer. */
-static int scan_braced(struct parser *ps, size_t owner)
+/* ${…} (@close '}', pos at the '$') and the old arithmetic $[…] (@close ']'), recorded
+ * for the checker.  Operand words may hold substitutions (${x:-$(cmd)} runs cmd), so
+ * those are parsed.  Quotes inside are taken as plain characters: bash's rules for them
+ * differ inside and outside "…", and treating them as text can only find more
+ * substitutions, never fewer. */
+static int scan_braced(struct parser *ps, size_t owner, char close)
 {
         struct src *in = ps->in;
-        size_t start = in->pos;
+        size_t start = in->pos, open = 0;
         int r = enter(ps, start);
 
         in->pos += 2;
@@ -134,19 +183,26 @@ static int scan_braced(struct parser *ps, size_t owner)
                 char c = at(in, 0);
 
                 if (c == '\0')
-                        r = sbx_lex_fail(ps, start, "unterminated '${'");
-                else if (c == '}') {
+                        r = sbx_lex_fail(ps, start, "unterminated '%s'", close == '}' ? "${" : "$[");
+                else if (c == close && open == 0) {
                         in->pos++;
                         break;
                 } else if (c == '$')
                         r = scan_dollar(ps, owner, true);
                 else if (c == '`')
                         r = scan_backquote(ps, owner, true);
-                else
+                else {
+                        /* ${a[${b}]} nests by the dollar; $[a[1]] by the brackets */
+                        open += close == ']' && c == '[';
+                        open -= close == ']' && c == ']';
                         in->pos += (c == '\\' && at(in, 1)) ? 2 : 1;
+                }
         }
         ps->depth--;
-        return r < 0 ? r : 0;
+        if (r < 0)
+                return r;
+        return sbx_lex_add_expr(ps, close == '}' ? SBX_SH_PARAM : SBX_SH_ARITH, in->s + start + 2, in->pos - start - 3,
+                                NULL, 0, owner);
 }
 
 /* `…`: pos is at the backquote; leaves pos past the closing one.  The body loses one
@@ -177,7 +233,7 @@ static int scan_backquote(struct parser *ps, size_t owner, bool dq)
                 return r;
         body_in = (struct src){ .s = body.s ? body.s : "", .len = body.n, .base = in->base + start + 1 };
         ps->in = &body_in;
-        r = sbx_lex_sub_list(ps, owner, '\0');
+        r = sub_list(ps, owner, '\0');
         ps->in = in;
         ps->depth--;
         return r;
@@ -202,8 +258,8 @@ static int scan_dollar(struct parser *ps, size_t owner, bool dq)
                 r = scan_cmdsub(ps, owner, start);
                 return r < 0 ? r : 1;
         }
-        if (n == '{') {
-                r = scan_braced(ps, owner);
+        if (n == '{' || n == '[') {
+                r = scan_braced(ps, owner, n == '{' ? '}' : ']');
                 return r < 0 ? r : 1;
         }
         if (n == '\'' && !dq) {
@@ -242,11 +298,94 @@ static int scan_dollar(struct parser *ps, size_t owner, bool dq)
 
 static int dquote(struct parser *ps, size_t owner, struct word *w);
 
+static int hex(char c)
+{
+        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The value of $'…' between @s and @e, as bash decodes it, into @out (at most e - s
+ * bytes and a NUL).  False when it depends on the locale (\u or \U beyond ASCII) or
+ * ends early (a NUL): then it stays an expansion. */
+static bool decode_ansi(const char *s, const char *e, char *out, size_t *len)
+{
+        static const char simple[] = "a\ab\be\033E\033f\fn\nr\rt\tv\v\\\\''\"\"??";
+        size_t o = 0;
+
+        while (s < e) {
+                unsigned long v = 0;
+                const char *m;
+                int digits = 0, max = 0, base = 16;
+
+                if (*s != '\\' || s + 1 >= e) {
+                        out[o++] = *s++;
+                        continue;
+                }
+                s++;
+                if ((m = strchr(simple, *s)) && ((m - simple) % 2) == 0 && *s) {
+                        out[o++] = m[1];
+                        s++;
+                        continue;
+                }
+                if (*s == 'c') { /* \cX: control-X */
+                        if (s + 1 >= e || s[1] == '\\')
+                                return false;
+                        v = (unsigned char)s[1] & 0x1f;
+                        s += 2;
+                        if (!v)
+                                return false;
+                        out[o++] = (char)v;
+                        continue;
+                }
+                if (*s >= '0' && *s <= '7')
+                        base = 8, max = 3;
+                else if (*s == 'x')
+                        max = 2, s++;
+                else if (*s == 'u')
+                        max = 4, s++;
+                else if (*s == 'U')
+                        max = 8, s++;
+                else {
+                        out[o++] = '\\'; /* an unknown escape stays as written */
+                        continue;
+                }
+                for (; digits < max && s < e && hex(*s) >= 0 && hex(*s) < base; digits++, s++)
+                        v = v * (unsigned long)base + (unsigned long)hex(*s);
+                if (!digits && base == 16) /* "\x" alone is itself */
+                        return false;
+                if (v == 0 || (v > 0x7f && max >= 4))
+                        return false;
+                out[o++] = (char)(v & 0xff);
+        }
+        out[o] = '\0';
+        *len = o;
+        return true;
+}
+
+/* $'…' from @start (the '$') to pos (past the closing quote): decoded text, quoted. */
+static int ansi_quote(struct parser *ps, struct word *w, size_t start, bool *done)
+{
+        struct src *in = ps->in;
+        _cleanup_free_ char *buf = malloc(in->pos - start);
+        size_t len;
+
+        *done = false;
+        if (!buf)
+                return -ENOMEM;
+        if (!decode_ansi(in->s + start + 2, in->s + in->pos - 1, buf, &len))
+                return 0;
+        *done = true;
+        w->flags |= SBX_SH_QUOTED;
+        if (memchr(buf, '$', len) || memchr(buf, '`', len))
+                w->flags |= SBX_SH_LITCODE;
+        return put(w, buf, len, false);
+}
+
 /* One expansion inside a word: its source text goes into the word as written. */
 static int expansion(struct parser *ps, size_t owner, struct word *w, bool dq)
 {
         struct src *in = ps->in;
         size_t start = in->pos;
+        bool done;
         int r;
 
         if (at(in, 0) == '`') {
@@ -264,6 +403,12 @@ static int expansion(struct parser *ps, size_t owner, struct word *w, bool dq)
                 return r;
         if (r == 0)
                 return put(w, "$", 1, !dq);
+        if (r == 3) { /* $'…': its value, unless that depends on the locale */
+                int d = ansi_quote(ps, w, start, &done);
+
+                if (d < 0 || done)
+                        return d;
+        }
         w->flags |= SBX_SH_EXPAND;
         w->n_expand++;
         if (!dq && r == 1 && !(w->flags & SBX_SH_PROCSUB))
@@ -377,51 +522,76 @@ int sbx_lex_read_word(struct parser *ps, size_t owner, struct word *w)
         return r < 0 ? r : 0;
 }
 
-/* NAME=… or NAME+=…, with NAME and the '=' unquoted: a variable assignment. */
+/* NAME=…, NAME+=…, NAME[SUB]=…, NAME[SUB]+=…, with NAME, the brackets and the '='
+ * unquoted: a variable assignment. */
 bool sbx_lex_is_assignment(const struct word *w)
 {
         size_t i = 0;
 
         if (!w->s || !is_name_char(w->s[0], true))
                 return false;
-        while (is_name_char(w->s[i], false))
+        while (is_name_char(w->s[i], false) && !w->q[i])
                 i++;
-        if (w->s[i] == '+')
+        if (!w->q[i] && w->s[i] == '[' && !w->q[i - 1]) {
+                size_t open = 0;
+
+                for (; w->s[i]; i++) {
+                        open += w->s[i] == '[';
+                        if (w->s[i] == ']' && --open == 0)
+                                break;
+                }
+                if (!w->s[i] || w->q[i])
+                        return false;
                 i++;
-        return w->s[i] == '=' && (w->plain == NONE || w->plain > i);
+        }
+        if (w->s[i] == '+' && !w->q[i])
+                i++;
+        return w->s[i] == '=' && !w->q[i] && i > 0 && !w->q[0];
 }
 
-/* "2" in 2>&1, "{fd}" in {fd}>file. */
-bool sbx_lex_is_fd_prefix(const struct word *w, const struct src *in)
+/* "2" in 2>&1; "{fd}" in {fd}>file, and "{a[i]}" (bash evaluates the subscript), when
+ * *@var becomes true. */
+bool sbx_lex_is_fd_prefix(const struct word *w, const struct src *in, bool *var)
 {
-        size_t i = 0;
+        size_t i = 0, n = w->s ? strlen(w->s) : 0;
 
-        if (!w->s || w->plain != NONE || w->flags || (at(in, 0) != '<' && at(in, 0) != '>') || at(in, 1) == '(')
+        *var = false;
+        if (!w->s || (at(in, 0) != '<' && at(in, 0) != '>') || at(in, 1) == '(')
                 return false;
-        if (w->s[0] == '{') {
+        if (w->s[0] == '{' && !w->q[0] && n >= 3 && w->s[n - 1] == '}' && !w->q[n - 1]) {
                 for (i = 1; is_name_char(w->s[i], i == 1); i++)
                         ;
-                return i > 1 && w->s[i] == '}' && w->s[i + 1] == '\0';
+                if (i > 1 && (i == n - 1 || (w->s[i] == '[' && w->s[n - 2] == ']')))
+                        return *var = true;
+                return false;
         }
+        if (w->plain != NONE || w->flags)
+                return false;
         while (w->s[i] >= '0' && w->s[i] <= '9')
                 i++;
         return i > 0 && w->s[i] == '\0';
 }
 
-void sbx_lex_skip_blanks(struct src *in, bool newlines)
+int sbx_lex_skip_blanks(struct parser *ps, bool newlines)
 {
+        struct src *in = ps->in;
+
         for (;;) {
                 char c = at(in, 0);
+                int r;
 
-                if (is_blank(c) || (newlines && c == '\n'))
+                if (is_blank(c))
                         in->pos++;
-                else if (c == '\\' && at(in, 1) == '\n')
+                else if (newlines && c == '\n') {
+                        if ((r = sbx_lex_newline(ps)) < 0)
+                                return r;
+                } else if (c == '\\' && at(in, 1) == '\n')
                         in->pos += 2;
                 else if (c == '#' && newlines)
                         while (at(in, 0) && at(in, 0) != '\n')
                                 in->pos++;
                 else
-                        return;
+                        return 0;
         }
 }
 
@@ -431,4 +601,126 @@ bool sbx_lex_peek_word(const struct src *in, const char *w)
         size_t n = strlen(w);
 
         return in->len - in->pos >= n && memcmp(in->s + in->pos, w, n) == 0 && is_meta(at(in, n));
+}
+
+/* ------------------------------------------------------------------ here-documents */
+
+int sbx_lex_heredoc(struct parser *ps, size_t owner, const struct word *delim, bool strip, bool feeds_stdin)
+{
+        struct heredoc *h;
+
+        if (ps->n_pending >= MAX_HEREDOCS)
+                return sbx_lex_fail(ps, ps->in->pos, "more than %u here-documents on one line", MAX_HEREDOCS);
+        h = &ps->pending[ps->n_pending];
+        *h = (struct heredoc){
+                .owner = owner, .strip = strip, .feeds_stdin = feeds_stdin,
+                .quoted = delim->flags & SBX_SH_QUOTED,
+        };
+        if (!(h->delim = strdup(delim->s ? delim->s : "")))
+                return -ENOMEM;
+        ps->n_pending++;
+        return 0;
+}
+
+/* The body of an unquoted here-document: $(…), `…`, ${…}, $((…)) run, and \ quotes only
+ * $ ` \ and newline; @w gets the text with its expansions as written. */
+static int heredoc_expand(struct parser *ps, size_t owner, const char *body, size_t len, size_t base,
+                          struct word *w)
+{
+        _cleanup_free_ char *copy = strndup(body, len);
+        struct src *outer = ps->in, in;
+        int r = 0;
+
+        if (!copy)
+                return -ENOMEM;
+        in = (struct src){ .s = copy, .len = len, .base = base };
+        ps->in = &in;
+        while (r >= 0 && in.pos < len) {
+                char c = copy[in.pos], e = at(&in, 1);
+
+                if (c == '\\' && e == '\n') {
+                        in.pos += 2;
+                } else if (c == '\\' && (e == '$' || e == '`' || e == '\\')) {
+                        w->flags |= e == '\\' ? 0 : SBX_SH_LITCODE;
+                        r = put(w, &e, 1, false);
+                        in.pos += 2;
+                } else if (c == '$' || c == '`') {
+                        r = expansion(ps, owner, w, true);
+                } else {
+                        r = put(w, &c, 1, false);
+                        in.pos++;
+                }
+        }
+        ps->in = outer;
+        return r < 0 ? r : put(w, "", 0, false);
+}
+
+/* Does the line [@s, @e) end with a backslash that escapes the newline? */
+static bool continued(const char *s, const char *e)
+{
+        size_t n = 0;
+
+        while (e > s && e[-1] == '\\')
+                e--, n++;
+        return n % 2 == 1;
+}
+
+/* Reads the body of @h at pos: the lines up to one that is the delimiter. */
+static int heredoc_body(struct parser *ps, struct heredoc *h)
+{
+        struct src *in = ps->in;
+        _cleanup_(sbx_lex_word_done) struct word w = { .plain = NONE };
+        size_t start = in->pos, end = in->len, dlen = strlen(h->delim);
+        struct sbx_sh_cmd *c;
+        int r;
+
+        while (in->pos < in->len) {
+                const char *line = in->s + in->pos, *nl = memchr(line, '\n', in->len - in->pos);
+                const char *le = nl ? nl : in->s + in->len, *t = line;
+
+                if (h->strip)
+                        while (t < le && *t == '\t')
+                                t++;
+                if ((size_t)(le - t) == dlen && memcmp(t, h->delim, dlen) == 0) {
+                        end = in->pos;
+                        in->pos = (size_t)(le - in->s) + (nl != NULL);
+                        break;
+                }
+                /* an unquoted body joins a line that ends in a backslash to the next
+                 * before it looks for the delimiter */
+                while (!h->quoted && nl && continued(line, le)) {
+                        nl = memchr(le + 1, '\n', (size_t)(in->s + in->len - le - 1));
+                        le = nl ? nl : in->s + in->len;
+                }
+                in->pos = (size_t)(le - in->s) + (nl != NULL);
+        }
+        if (h->quoted) {
+                r = put(&w, in->s + start, end - start, false);
+        } else {
+                r = heredoc_expand(ps, h->owner, in->s + start, end - start, in->base + start, &w);
+        }
+        if (r < 0)
+                return r;
+        c = &ps->sc->cmds[h->owner - 1];
+        if (h->feeds_stdin && c->in == SBX_SH_STDIN_HEREDOC) {
+                free(c->stdin_text);
+                c->stdin_text = NULL;
+                if (!(w.flags & SBX_SH_EXPAND) && !(c->stdin_text = strdup(w.s ? w.s : "")))
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+int sbx_lex_newline(struct parser *ps)
+{
+        int r = 0;
+
+        ps->in->pos++;
+        for (unsigned i = 0; i < ps->n_pending; i++) {
+                if (r >= 0)
+                        r = heredoc_body(ps, &ps->pending[i]);
+                free(ps->pending[i].delim);
+        }
+        ps->n_pending = 0;
+        return r;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The shell tokenizer of shell.h, the command structure half (shell-lex.c reads the
- * words).  One pass over the string: compound commands (if/while/for/case, { }, ( ))
+ * words and here-document bodies).  One pass over the string: compound commands (if/while/for/case, { }, ( ))
  * are tracked on a small per-level stack, and only substitutions recurse, each level
  * counted against SBX_SH_MAX_DEPTH.  Keywords are recognized only where bash
  * recognizes them (first in a command, unquoted, whole), and every word read at any
@@ -140,8 +140,9 @@ static int add_word(struct sbx_sh_cmd *c, struct word *w, bool assign)
 }
 
 /* Reads a word that is text of the current command but not one of its arguments (a
- * for list, a case pattern): its substitutions still run, so they are still parsed. */
-static int text_word(struct parser *ps, struct level *lv)
+ * case pattern): its substitutions still run, so they are still parsed.  With @keep,
+ * the word is kept in *@keep for the caller. */
+static int text_word_keep(struct parser *ps, struct level *lv, struct word *keep)
 {
         _cleanup_(sbx_lex_word_done) struct word w = { .plain = NONE };
         int r;
@@ -150,7 +151,58 @@ static int text_word(struct parser *ps, struct level *lv)
                 return r;
         if (!w.any)
                 return sbx_lex_fail(ps, ps->in->pos, "expected a word");
-        return add_text(cur_cmd(ps, lv), w.s ? w.s : "", true);
+        if ((r = add_text(cur_cmd(ps, lv), w.s ? w.s : "", true)) < 0 || !keep)
+                return r;
+        *keep = w;
+        w = (struct word){ 0 };
+        return 0;
+}
+
+static int text_word(struct parser *ps, struct level *lv)
+{
+        return text_word_keep(ps, lv, NULL);
+}
+
+/* A word of a for/select header or of [[ … ]]: a word of the command (which is not a
+ * simple command), but not its argument. */
+static int header_word(struct parser *ps, struct level *lv)
+{
+        _cleanup_(sbx_lex_word_done) struct word w = { .plain = NONE };
+        struct sbx_sh_cmd *c;
+        struct sbx_sh_word *v;
+        int r;
+
+        if ((r = text_word_keep(ps, lv, &w)) < 0)
+                return r;
+        c = cur_cmd(ps, lv);
+        if (!(v = grow(c->words, c->n_words, c->n_words + 1, sizeof(*v))))
+                return -ENOMEM;
+        c->words = v;
+        v[c->n_words++] = (struct sbx_sh_word){ .text = w.s, .flags = w.flags, .n_expand = w.n_expand };
+        w.s = NULL;
+        return 0;
+}
+
+/* An operator inside [[ … ]], kept as a word of it. */
+static int header_op(struct parser *ps, struct level *lv, const char *op, size_t n)
+{
+        struct sbx_sh_cmd *c = cur_cmd(ps, lv);
+        struct sbx_sh_word *v = grow(c->words, c->n_words, c->n_words + 1, sizeof(*v));
+        char *t = strndup(op, n);
+        int r;
+
+        if (!v || !t) {
+                free(t);
+                if (v)
+                        c->words = v;
+                return -ENOMEM;
+        }
+        c->words = v;
+        v[c->n_words++] = (struct sbx_sh_word){ .text = t };
+        if ((r = add_textn(c, op, n, true)) < 0)
+                return r;
+        ps->in->pos += n;
+        return 0;
 }
 
 /* ------------------------------------------------------------------ structure */
@@ -216,7 +268,7 @@ static void after_test(struct level *lv)
  * argument, but its substitutions run, with the command as their parent. */
 static int redirect(struct parser *ps, struct level *lv, const char *fd)
 {
-        static const char *const ops[] = { "<<<", "&>>", "<<", "<&", "<>", ">>", ">&", ">|", "&>", "<", ">" };
+        static const char *const ops[] = { "<<<", "<<-", "&>>", "<<", "<&", "<>", ">>", ">&", ">|", "&>", "<", ">" };
         _cleanup_(sbx_lex_word_done) struct word w = { .plain = NONE };
         struct src *in = ps->in;
         struct sbx_sh_script *sc = ps->sc;
@@ -231,10 +283,9 @@ static int redirect(struct parser *ps, struct level *lv, const char *fd)
                         op = ops[i];
                         break;
                 }
-        if (strcmp(op, "<<") == 0)
-                return sbx_lex_fail(ps, start, "here-documents are not supported");
         in->pos += strlen(op);
-        sbx_lex_skip_blanks(in, false);
+        if ((r = sbx_lex_skip_blanks(ps, false)) < 0)
+                return r;
         if (!starts_word(in))
                 return sbx_lex_fail(ps, start, "redirection without a target");
         if ((r = ensure_cmd(ps, lv)) < 0 || (r = sbx_lex_read_word(ps, lv->cur + 1, &w)) < 0)
@@ -243,14 +294,24 @@ static int redirect(struct parser *ps, struct level *lv, const char *fd)
         if ((fd[0] && (r = add_text(c, fd, true)) < 0) || (r = add_text(c, op, !fd[0])) < 0 ||
             (r = add_text(c, w.s ? w.s : "", w.flags & SBX_SH_PROCSUB)) < 0)
                 return r;
+        if (strncmp(op, "<<", 2) == 0 && op[2] != '<' &&
+            (r = sbx_lex_heredoc(ps, lv->cur + 1, &w, op[2] == '-', !fd[0] || strcmp(fd, "0") == 0)) < 0)
+                return r;
         if (op[0] == '<' && (!fd[0] || strcmp(fd, "0") == 0))
-                kind = strcmp(op, "<<<") == 0        ? SBX_SH_STDIN_STRING
-                       : (w.flags & SBX_SH_PROCSUB) ? SBX_SH_STDIN_SUBST
-                                                     : SBX_SH_STDIN_FILE;
+                kind = strcmp(op, "<<<") == 0            ? SBX_SH_STDIN_STRING
+                       : strncmp(op, "<<", 2) == 0      ? SBX_SH_STDIN_HEREDOC
+                       : (w.flags & SBX_SH_PROCSUB)     ? SBX_SH_STDIN_SUBST
+                                                         : SBX_SH_STDIN_FILE;
         if (kind == SBX_SH_STDIN_SHELL)
                 return 0;
         if (lv->where != AFTER_COMPOUND) {
                 c->in = kind;
+                free(c->stdin_text);
+                c->stdin_text = NULL;
+                /* a here-string's text is known when nothing in it is computed */
+                if (kind == SBX_SH_STDIN_STRING && !(w.flags & SBX_SH_COMPUTED) &&
+                    !(c->stdin_text = strdup(w.s ? w.s : "")))
+                        return -ENOMEM;
                 return 0;
         }
         /* `{ …; } < f`: what the compound's own pipelines read */
@@ -294,27 +355,52 @@ static int operator(struct parser *ps, struct level *lv)
         return r;
 }
 
-/* x=(a b c): the elements are text of the assignment, not commands. */
+/* x=(a b c): the elements are text of the assignment, not commands; each is recorded
+ * (SBX_SH_ELEM) with the array's name, for what bash evaluates in [k]=v. */
 static int array_value(struct parser *ps, struct level *lv)
 {
         struct src *in = ps->in;
         size_t start = in->pos;
+        const struct sbx_sh_cmd *c = cur_cmd(ps, lv);
+        _cleanup_free_ char *name = strndup(c->words[c->n_words - 1].text,
+                                            strcspn(c->words[c->n_words - 1].text, "[+="));
         int r;
 
+        if (!name)
+                return -ENOMEM;
         in->pos++;
         if ((r = add_text(cur_cmd(ps, lv), "(", false)) < 0)
                 return r;
         for (;;) {
-                sbx_lex_skip_blanks(in, true);
+                _cleanup_(sbx_lex_word_done) struct word w = { .plain = NONE };
+
+                if ((r = sbx_lex_skip_blanks(ps, true)) < 0)
+                        return r;
                 if (at(in, 0) == ')')
                         break;
                 if (!starts_word(in))
                         return sbx_lex_fail(ps, start, "unterminated array value");
-                if ((r = text_word(ps, lv)) < 0)
+                if ((r = text_word_keep(ps, lv, &w)) < 0 ||
+                    (r = sbx_lex_add_expr(ps, SBX_SH_ELEM, w.s ? w.s : "", w.n, name, w.flags, lv->cur + 1)) < 0)
                         return r;
         }
         in->pos++;
         return add_text(cur_cmd(ps, lv), ")", false);
+}
+
+/* declare, typeset, local, export, readonly: their NAME=(…) arguments are arrays. */
+static bool declaration(const struct sbx_sh_cmd *c)
+{
+        static const char *const names[] = { "declare", "typeset", "local", "export", "readonly" };
+        const char *last;
+
+        if (c->n_words - c->n_assign < 2)
+                return false;
+        last = c->words[c->n_words - 1].text;
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                if (strcmp(c->words[c->n_assign].text, names[i]) == 0)
+                        return last[0] && last[strlen(last) - 1] == '=' && strcspn(last, "$`") == strlen(last);
+        return false;
 }
 
 static int open_paren(struct parser *ps, struct level *lv)
@@ -330,7 +416,12 @@ static int open_paren(struct parser *ps, struct level *lv)
                 /* name() …: a function definition; the name is not a command, the body
                  * that follows is read like any compound command. */
                 struct sbx_sh_cmd *c = cur_cmd(ps, lv);
+                int r2 = sbx_lex_add_expr(ps, SBX_SH_FUNC, c->words[0].text, strlen(c->words[0].text), NULL, 0,
+                                          lv->cur + 1);
 
+                if (r2 < 0)
+                        return r2;
+                c = cur_cmd(ps, lv);
                 free(c->words[0].text);
                 c->n_words = 0;
                 in->pos += i + 1;
@@ -341,6 +432,8 @@ static int open_paren(struct parser *ps, struct level *lv)
         if (lv->where == AT_START && lv->cur != NONE && start > 0 && in->s[start - 1] == '=' &&
             cur_cmd(ps, lv)->n_assign)
                 return array_value(ps, lv);
+        if (lv->where == IN_CMD && start > 0 && in->s[start - 1] == '=' && declaration(cur_cmd(ps, lv)))
+                return array_value(ps, lv); /* declare -a x=(…) */
         if (lv->where != AT_START || lv->cur != NONE)
                 return sbx_lex_fail(ps, start, "'(' inside a simple command");
         if (at(in, 1) != '(') {
@@ -357,13 +450,16 @@ static int open_paren(struct parser *ps, struct level *lv)
         return 0;
 }
 
-static int for_header(struct parser *ps, struct level *lv)
+/* for NAME [in WORDS], select NAME [in WORDS], for ((…;…;…)): @kind is SBX_SH_FOR or
+ * SBX_SH_SELECT. */
+static int for_header(struct parser *ps, struct level *lv, enum sbx_sh_kind kind)
 {
         struct src *in = ps->in;
         size_t start = in->pos;
         int r;
 
-        sbx_lex_skip_blanks(in, false);
+        if ((r = sbx_lex_skip_blanks(ps, false)) < 0)
+                return r;
         if (at(in, 0) == '(' && at(in, 1) == '(') {
                 if ((r = ensure_cmd(ps, lv)) < 0)
                         return r;
@@ -376,9 +472,9 @@ static int for_header(struct parser *ps, struct level *lv)
         }
         if (is_meta(at(in, 0)))
                 return sbx_lex_fail(ps, in->pos, "expected a name after 'for'");
-        if ((r = text_word(ps, lv)) < 0)
+        if ((r = header_word(ps, lv)) < 0 || (r = sbx_lex_skip_blanks(ps, true)) < 0)
                 return r;
-        sbx_lex_skip_blanks(in, true);
+        cur_cmd(ps, lv)->kind = kind;
         if (sbx_lex_peek_word(in, "in")) {
                 in->pos += 2;
                 if ((r = add_text(cur_cmd(ps, lv), "in", true)) < 0)
@@ -386,15 +482,29 @@ static int for_header(struct parser *ps, struct level *lv)
                 for (;;) {
                         char c;
 
-                        sbx_lex_skip_blanks(in, false);
+                        if ((r = sbx_lex_skip_blanks(ps, false)) < 0)
+                                return r;
                         c = at(in, 0);
                         if (c == ';' || c == '\n' || c == '\0')
                                 break;
                         if (!starts_word(in))
                                 return sbx_lex_fail(ps, in->pos, "unexpected '%c' in a for list", c);
-                        if ((r = text_word(ps, lv)) < 0)
+                        if ((r = header_word(ps, lv)) < 0)
                                 return r;
                 }
+        } else {
+                /* for NAME; do: the positional parameters */
+                struct sbx_sh_cmd *c = cur_cmd(ps, lv);
+                struct sbx_sh_word *v = grow(c->words, c->n_words, c->n_words + 1, sizeof(*v));
+                char *t = strdup("$@");
+
+                if (v)
+                        c->words = v;
+                if (!v || !t) {
+                        free(t);
+                        return -ENOMEM;
+                }
+                v[c->n_words++] = (struct sbx_sh_word){ .text = t, .flags = SBX_SH_EXPAND | SBX_SH_QUOTED, .n_expand = 1 };
         }
         lv->cur = NONE;
         return 0;
@@ -405,12 +515,12 @@ static int case_header(struct parser *ps, struct level *lv)
         struct src *in = ps->in;
         int r;
 
-        sbx_lex_skip_blanks(in, false);
+        if ((r = sbx_lex_skip_blanks(ps, false)) < 0)
+                return r;
         if (is_meta(at(in, 0)))
                 return sbx_lex_fail(ps, in->pos, "expected a word after 'case'");
-        if ((r = text_word(ps, lv)) < 0)
+        if ((r = text_word(ps, lv)) < 0 || (r = sbx_lex_skip_blanks(ps, true)) < 0)
                 return r;
-        sbx_lex_skip_blanks(in, true);
         if (!sbx_lex_peek_word(in, "in"))
                 return sbx_lex_fail(ps, in->pos, "expected 'in' after 'case WORD'");
         in->pos += 2;
@@ -426,7 +536,8 @@ static int case_patterns(struct parser *ps, struct level *lv)
         struct src *in = ps->in;
         int r;
 
-        sbx_lex_skip_blanks(in, true);
+        if ((r = sbx_lex_skip_blanks(ps, true)) < 0)
+                return r;
         if (at(in, 0) == '\0')
                 return sbx_lex_fail(ps, in->pos, "unterminated 'case'");
         if (sbx_lex_peek_word(in, "esac")) {
@@ -437,12 +548,12 @@ static int case_patterns(struct parser *ps, struct level *lv)
         if (at(in, 0) == '(')
                 in->pos++;
         for (;;) {
-                sbx_lex_skip_blanks(in, false);
+                if ((r = sbx_lex_skip_blanks(ps, false)) < 0)
+                        return r;
                 if (!starts_word(in))
                         return sbx_lex_fail(ps, in->pos, "expected a case pattern");
-                if ((r = text_word(ps, lv)) < 0)
+                if ((r = text_word(ps, lv)) < 0 || (r = sbx_lex_skip_blanks(ps, false)) < 0)
                         return r;
-                sbx_lex_skip_blanks(in, false);
                 if (at(in, 0) == ')')
                         break;
                 if (at(in, 0) != '|')
@@ -462,10 +573,12 @@ static int cond(struct parser *ps, struct level *lv, size_t start)
 
         if ((r = ensure_cmd(ps, lv)) < 0 || (r = add_text(cur_cmd(ps, lv), "[[", true)) < 0)
                 return r;
+        cur_cmd(ps, lv)->kind = SBX_SH_COND;
         for (;;) {
                 char c, e;
 
-                sbx_lex_skip_blanks(in, true);
+                if ((r = sbx_lex_skip_blanks(ps, true)) < 0)
+                        return r;
                 c = at(in, 0);
                 e = at(in, 1);
                 if (c == '\0')
@@ -476,14 +589,12 @@ static int cond(struct parser *ps, struct level *lv, size_t start)
                         break;
                 }
                 if (starts_word(in)) {
-                        r = text_word(ps, lv);
+                        r = header_word(ps, lv);
                 } else if ((c == '&' && e == '&') || (c == '|' && e == '|')) {
-                        r = add_textn(cur_cmd(ps, lv), in->s + in->pos, 2, true);
-                        in->pos += 2;
+                        r = header_op(ps, lv, in->s + in->pos, 2);
                 } else if (strchr("()<>|", c)) {
                         /* a test, or a regular expression after =~ */
-                        r = add_textn(cur_cmd(ps, lv), &c, 1, true);
-                        in->pos++;
+                        r = header_op(ps, lv, in->s + in->pos, 1);
                 } else {
                         return sbx_lex_fail(ps, in->pos, "unexpected '%c' inside '[['", c);
                 }
@@ -497,16 +608,19 @@ static int cond(struct parser *ps, struct level *lv, size_t start)
 /* function NAME [()]: the name is not a command; the body follows. */
 static int function_header(struct parser *ps, struct level *lv)
 {
+        _cleanup_(sbx_lex_word_done) struct word name = { .plain = NONE };
         struct src *in = ps->in;
         size_t i = 1;
         int r;
 
-        sbx_lex_skip_blanks(in, false);
+        if ((r = sbx_lex_skip_blanks(ps, false)) < 0)
+                return r;
         if (is_meta(at(in, 0)))
                 return sbx_lex_fail(ps, in->pos, "expected a name after 'function'");
-        if ((r = text_word(ps, lv)) < 0)
+        if ((r = text_word_keep(ps, lv, &name)) < 0 ||
+            (r = sbx_lex_add_expr(ps, SBX_SH_FUNC, name.s ? name.s : "", name.n, NULL, 0, lv->cur + 1)) < 0 ||
+            (r = sbx_lex_skip_blanks(ps, false)) < 0)
                 return r;
-        sbx_lex_skip_blanks(in, false);
         while (is_blank(at(in, i)))
                 i++;
         if (at(in, 0) == '(' && at(in, i) == ')')
@@ -533,6 +647,17 @@ static int keyword(struct parser *ps, struct level *lv)
         for (size_t i = 0; i < ELEMENTSOF(kws) && !kw; i++)
                 if (sbx_lex_peek_word(in, kws[i]))
                         kw = kws[i];
+        if (!kw && sbx_lex_peek_word(in, "time")) {
+                /* bash's time keyword before a compound command: time (…), time { …; } */
+                size_t k = 4;
+
+                while (is_blank(at(in, k)))
+                        k++;
+                if (at(in, k) == '(' || (at(in, k) == '{' && is_meta(at(in, k + 1)))) {
+                        in->pos += 4;
+                        return 1;
+                }
+        }
         if (!kw)
                 return 0;
         in->pos += strlen(kw);
@@ -550,7 +675,7 @@ static int keyword(struct parser *ps, struct level *lv)
                 r = close_compound(ps, lv, 'l', start, kw);
         else if (strcmp(kw, "for") == 0 || strcmp(kw, "select") == 0) {
                 if ((r = open_compound(ps, lv, 'l', start)) >= 0)
-                        r = for_header(ps, lv);
+                        r = for_header(ps, lv, kw[0] == 'f' ? SBX_SH_FOR : SBX_SH_SELECT);
         } else if (strcmp(kw, "case") == 0) {
                 if ((r = open_compound(ps, lv, 'c', start)) >= 0)
                         r = case_header(ps, lv);
@@ -572,14 +697,19 @@ static int keyword(struct parser *ps, struct level *lv)
 static int word(struct parser *ps, struct level *lv)
 {
         _cleanup_(sbx_lex_word_done) struct word w = { .plain = NONE };
+        bool var;
         int r;
 
         if ((r = ensure_cmd(ps, lv)) < 0 || (r = sbx_lex_read_word(ps, lv->cur + 1, &w)) < 0)
                 return r;
         if (!w.any)
                 return 0;
-        if (sbx_lex_is_fd_prefix(&w, ps->in))
+        if (sbx_lex_is_fd_prefix(&w, ps->in, &var)) {
+                /* {NAME}>f assigns NAME; {a[i]}>f evaluates i */
+                if (var && (r = sbx_lex_add_expr(ps, SBX_SH_FDVAR, w.s + 1, strlen(w.s) - 2, NULL, 0, lv->cur + 1)) < 0)
+                        return r;
                 return redirect(ps, lv, w.s);
+        }
         if (lv->where == AFTER_COMPOUND)
                 return sbx_lex_fail(ps, ps->in->pos, "unexpected word '%.32s' after a compound command", w.s ? w.s : "");
         if (lv->where == AT_START && sbx_lex_is_assignment(&w))
@@ -619,7 +749,8 @@ static int parse_list(struct parser *ps, struct level *lv, char term)
                                 return r;
                         continue;
                 }
-                sbx_lex_skip_blanks(in, false);
+                if ((r = sbx_lex_skip_blanks(ps, false)) < 0)
+                        return r;
                 c = at(in, 0);
                 if (c == '\0' || (c == ')' && term == ')' && !lv->n_fr))
                         return end_list(ps, lv, term);
@@ -629,8 +760,9 @@ static int parse_list(struct parser *ps, struct level *lv, char term)
                         continue;
                 }
                 if (c == '\n') {
-                        in->pos++;
-                        r = lv->in_elem && !lv->need_cmd ? end_pipeline(ps, lv) : 0;
+                        r = sbx_lex_newline(ps);
+                        if (r >= 0 && lv->in_elem && !lv->need_cmd)
+                                r = end_pipeline(ps, lv);
                 } else if (c == ')') {
                         in->pos++;
                         r = close_compound(ps, lv, '(', in->pos - 1, ")");
@@ -652,6 +784,7 @@ int sbx_sh_parse(const char *s, struct sbx_sh_script *sc)
 {
         struct src in = { .s = s };
         struct parser ps = { .sc = sc, .in = &in };
+        int r;
 
         *sc = (struct sbx_sh_script){ 0 };
         if (!s) {
@@ -663,7 +796,11 @@ int sbx_sh_parse(const char *s, struct sbx_sh_script *sc)
                 snprintf(sc->error, sizeof(sc->error), "longer than %zu bytes", SBX_SH_MAX_INPUT);
                 return -EINVAL;
         }
-        return sbx_lex_sub_list(&ps, 0, '\0');
+        r = sbx_lex_sub_list(&ps, 0, '\0');
+        /* here-documents whose line ends the string: bash reads them as empty */
+        for (unsigned i = 0; i < ps.n_pending; i++)
+                free(ps.pending[i].delim);
+        return r;
 }
 
 void sbx_sh_script_done(struct sbx_sh_script *sc)
@@ -673,7 +810,13 @@ void sbx_sh_script_done(struct sbx_sh_script *sc)
                         free(sc->cmds[i].words[j].text);
                 free(sc->cmds[i].words);
                 free(sc->cmds[i].text);
+                free(sc->cmds[i].stdin_text);
         }
+        for (size_t i = 0; i < sc->n_exprs; i++) {
+                free(sc->exprs[i].text);
+                free(sc->exprs[i].name);
+        }
+        free(sc->exprs);
         free(sc->cmds);
         free(sc->pipes);
         *sc = (struct sbx_sh_script){ 0 };

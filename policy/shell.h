@@ -2,13 +2,19 @@
 /* A tokenizer for the POSIX-ish shell strings of `sh -c '…'`, so the command policy can
  * see every simple command such a string runs: those joined by ; && || | & and
  * newlines, those inside subshells, brace groups, if/while/for/case bodies, and those
- * inside $(…), `…`, <(…) and >(…), wherever they appear in a word.
+ * inside $(…), `…`, <(…) and >(…), wherever they appear in a word or here-document.
+ * It also hands the checker the places where bash evaluates text a second time: every
+ * arithmetic expression ($((…)), ((…)), $[…], for ((…))), every ${…}, the elements of
+ * NAME=(…) and the NAME of {NAME}> (sbx_sh_expr), and the words of [[ … ]] and of a
+ * for/select header (sbx_sh_kind), since a subscript or an arithmetic operand there
+ * runs the $(…) in a variable's value.
  *
  * It is not a shell: it only has to be right about which words are command names and
  * what each word holds, and to refuse (-EINVAL, with the reason in @error) whatever it
- * does not understand: here-documents, `((…` that is not arithmetic, a `(` inside a
- * simple command, extglobs, unterminated quotes, more than SBX_SH_MAX_DEPTH levels of
- * nesting, strings over SBX_SH_MAX_INPUT bytes. */
+ * does not understand: `((…` that is not arithmetic, a `(` inside a simple command,
+ * extglobs, unterminated quotes, a here-document inside a substitution that the
+ * substitution does not hold, more than SBX_SH_MAX_DEPTH levels of nesting, strings
+ * over SBX_SH_MAX_INPUT bytes. */
 #pragma once
 
 #include <stddef.h>
@@ -18,8 +24,10 @@
 
 /* What a word holds, beyond its text. */
 enum {
-        SBX_SH_EXPAND = 1u << 0,  /* $VAR, ${…}, $(…), `…`, <(…), $((…)), $'…': known only at
-                                   * run time; the text keeps the expansion as written */
+        SBX_SH_EXPAND = 1u << 0,  /* $VAR, ${…}, $(…), `…`, <(…), $((…)): known only at run
+                                   * time; the text keeps the expansion as written.  ($'…'
+                                   * is decoded, and is an expansion only when it holds a
+                                   * character whose encoding depends on the locale.) */
         SBX_SH_GLOB = 1u << 1,    /* an unquoted * ? or […] */
         SBX_SH_BRACE = 1u << 2,   /* an unquoted {a,b} or {1..9}: bash splits it into words */
         SBX_SH_TILDE = 1u << 3,   /* an unquoted ~ at its start */
@@ -44,9 +52,38 @@ enum sbx_sh_stdin {
         SBX_SH_STDIN_FILE,   /* < file, <&N */
         SBX_SH_STDIN_STRING, /* <<< word */
         SBX_SH_STDIN_SUBST,  /* < <(…) */
+        SBX_SH_STDIN_HEREDOC, /* <<WORD */
+};
+
+/* What a command of the script is. */
+enum sbx_sh_kind {
+        SBX_SH_SIMPLE, /* a simple command (its words: assignments, then argv) */
+        SBX_SH_FOR,    /* for NAME in WORDS: words[0] is NAME, then the list; without
+                        * "in", the list is one word "$@" */
+        SBX_SH_SELECT, /* select NAME in WORDS, the same way */
+        SBX_SH_COND,   /* [[ … ]]: its words, operators included, between the brackets */
+};
+
+/* Text that bash evaluates again at run time, found while reading. */
+enum sbx_sh_expr_kind {
+        SBX_SH_ARITH, /* an arithmetic expression, as written: $((…)), ((…)), $[…], the
+                       * three parts of for ((…)) joined by ';' */
+        SBX_SH_PARAM, /* the inside of ${…}, as written */
+        SBX_SH_ELEM,  /* one element of NAME=(…), after quote removal: "v" or "[k]=v" */
+        SBX_SH_FDVAR, /* the NAME of a {NAME}> redirection, after quote removal */
+        SBX_SH_FUNC,  /* the NAME of a function the script defines */
+};
+
+struct sbx_sh_expr {
+        enum sbx_sh_expr_kind kind;
+        char *text;
+        char *name;     /* SBX_SH_ELEM: the array's NAME; else NULL */
+        unsigned flags; /* SBX_SH_ELEM: the element word's SBX_SH_* */
+        size_t owner;   /* 1 + the command it belongs to */
 };
 
 struct sbx_sh_cmd {
+        enum sbx_sh_kind kind;
         struct sbx_sh_word *words; /* the VAR=value prefixes, then the command and its
                                     * arguments; redirections are not words */
         size_t n_words;
@@ -57,6 +94,8 @@ struct sbx_sh_cmd {
         size_t parent;             /* 1 + index of the command whose word holds the
                                     * $(…) or <(…) this one runs in; 0: none */
         enum sbx_sh_stdin in;      /* its own redirection; see sbx_sh_stdin_of() */
+        char *stdin_text;          /* what its own here-document or here-string feeds it,
+                                    * when that is known before it runs; else NULL */
 };
 
 /* A pipeline nested in a compound command or a substitution that is itself element
@@ -72,6 +111,8 @@ struct sbx_sh_script {
         size_t n_cmds;
         struct sbx_sh_pipe *pipes;
         size_t n_pipes;
+        struct sbx_sh_expr *exprs;
+        size_t n_exprs;
         char error[160];         /* why parsing failed, with the byte offset */
 };
 

@@ -320,7 +320,9 @@ void sbx_site_init(struct sbx_site_policy *sp)
 {
         *sp = (struct sbx_site_policy){ .max_sandboxes = 64, .max_per_user = 8, .grace_ms = 5000 };
         sp->deny.mode = SBX_CMD_OFF;
-        sp->deny.allow_pipe_to_shell = true;
+        /* A shell or interpreter reading its program from a pipe could run a denied
+         * command: with a deny list, that is denied too. */
+        sp->deny.allow_pipe_to_shell = false;
 }
 
 void sbx_site_done(struct sbx_site_policy *sp)

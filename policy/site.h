@@ -41,8 +41,9 @@ struct sbx_site_policy {
         size_t n_rules;
         /* deny.commands and deny.patterns, for sbx_cmd_check().  Mode SBX_CMD_DENYLIST
          * when either has an entry, else SBX_CMD_OFF (no site command rule: every argv
-         * passes, even one the checker could not read).  allow_pipe_to_shell is true:
-         * the site denies only what it lists; the profile's own policy says the rest. */
+         * passes, even one the checker could not read).  allow_pipe_to_shell is false:
+         * a program read from a pipe (curl … | sh, echo … | python3) could be a denied
+         * command, so with a deny list it is denied like any string not understood. */
         struct sbx_cmd_policy deny;
         struct sbx_strv deny_profiles;
         unsigned *deny_profiles_lines;     /* the line of each, for reasons */

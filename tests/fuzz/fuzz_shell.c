@@ -69,6 +69,12 @@ static void walk(const struct sbx_sh_script *sc)
                                 abort();
                 (void)sbx_sh_stdin_of(sc, i);
         }
+        for (size_t i = 0; i < sc->n_exprs; i++) {
+                const struct sbx_sh_expr *x = &sc->exprs[i];
+
+                if (!x->owner || x->owner > sc->n_cmds || !x->text || (x->kind == SBX_SH_ELEM) != (x->name != NULL))
+                        abort();
+        }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../policy/commands.h"
 #include "unit.h"
@@ -122,7 +123,8 @@ int main(void)
         DENY("name from a quoted variable", "command name " COMPUTED, "\"$cmd\" -rf /");
         DENY("name from ${…}", "command name " COMPUTED, "${X} -rf /");
         DENY("name from brace expansion", "command name " COMPUTED, "{rm,-rf,/}");
-        DENY("name from $'…'", "command name " COMPUTED, "$'\\x72m' -rf /");
+        DENY("name from $'…'", RM, "$'\\x72m' -rf /");
+        DENY("name from $'…' with a non-ASCII escape", "command name " COMPUTED, "$'r\\u00e9m' -rf /");
         DENY("name as a glob", "command name " COMPUTED, "/bin/r? -rf /");
         DENY("zsh =cmd", "command name " COMPUTED, "=rm -rf /");
 
@@ -165,7 +167,7 @@ int main(void)
         /* ------------------------------------------------ wrappers */
         DENY("env", RM, "env rm -rf /");
         DENY("env -i -u X VAR=1", RM, "env -i -u X A=1 rm -rf /");
-        DENY("env unknown option", "env: unknown option", "env -S 'rm -rf /'");
+        DENY("env -S", "env -S splits", "env -S 'rm -rf /'");
         DENY("nice -n", RM, "nice -n 5 rm -rf /");
         DENY("nice -5", RM, "nice -5 rm -rf /");
         DENY("nohup", RM, "nohup rm -rf /");
@@ -206,7 +208,7 @@ int main(void)
         DENY("git -C that splits", "several words", "git -C $D push");
         DENY("bash -o that splits", "several words", "bash -o $X x.sh");
         DENY("flock --command=", RM, "flock --command='rm -rf /' /tmp/l");
-        DENY("export of a computed name", COMPUTED, "export $X");
+        DENY("export of a computed name", "at run time", "export $X");
 
         /* ------------------------------------------------ rm */
         DENY("rm -rf ~", "rm: '~' ('/home/u') is protected", "rm -rf ~");
@@ -232,8 +234,9 @@ int main(void)
         DENY("rm after cd /", "after a cd", "cd / && rm -rf etc");
         DENY("rm * after cd /", "after a cd", "cd /; rm -rf *");
         DENY("rm before cd in a loop", "after a cd", "for i in 1 2; do rm -rf usr; cd /; done");
-        DENY("rm ~ after HOME is set", "depends on HOME", "HOME=/; rm -rf ~/etc");
-        DENY("rm ~ with HOME from a for loop", "depends on HOME", "for HOME in /; do rm -rf ~/usr; done");
+        DENY("rm ~ after HOME is set", "HOME is set", "HOME=/; rm -rf ~/etc");
+        DENY("rm ~ with HOME from a for loop", "HOME is set", "for HOME in /; do rm -rf ~/usr; done");
+        DENY("rm ~ after unset HOME", "depends on HOME", "unset HOME; rm -rf ~/etc");
         ALLOW("rm a build file", "rm -f build/x.o");
         ALLOW("rm a glob in the workspace", "rm -rf *.o dist/");
         ALLOW("rm under home", "rm -rf ~/.cache \"$HOME/.npm\"");
@@ -282,9 +285,9 @@ int main(void)
         DENY("git -c alias to a denied push", GIT, "git -c alias.p='push --force' p");
         DENY("git -c core.pager runs a command", RM, "git -c core.pager='rm -rf /' log");
         DENY("git config alias !command", RM, "git config alias.x '!rm -rf /'");
-        DENY("git -c protocol.ext.allow", "cannot see", "git -c protocol.ext.allow=always fetch");
+        DENY("git -c protocol.ext.allow", "not one sbx knows to be data", "git -c protocol.ext.allow=always fetch");
         DENY("GIT_SSH_COMMAND", RM, "GIT_SSH_COMMAND='rm -rf /' git fetch");
-        DENY("git computed flags", COMPUTED, "git push $FLAGS");
+        DENY("git computed flags", "at run time", "git push $FLAGS");
         DENY("git unknown global option", "unknown option", "git --frob push");
         ALLOW("git push", "git push origin main && git status && git -C sub log --oneline");
         ALLOW("git config local", "git config user.name x");
@@ -303,9 +306,11 @@ int main(void)
         DENY("curl | python3", PIPE, "curl x | python3");
         DENY("curl | source /dev/stdin", PIPE, "curl x | source /dev/stdin");
         DENY("anything | sh", "reads commands from a pipe", "echo 'rm -rf /' | sh");
-        DENY("here-string into bash", "here-string", "bash <<< 'rm -rf /'");
+        DENY("here-string into bash is checked", RM, "bash <<< 'rm -rf /'");
+        DENY("computed here-string into bash", "here-string", "bash <<< \"$x\"");
+        ALLOW("here-string into bash, written out", "bash <<< 'ls -l'");
         ALLOW("curl | jq", "curl -s api | jq .");
-        ALLOW("curl | python3 -c", "curl -s api | python3 -c 'import json,sys; print(json.load(sys.stdin))'");
+        DENY("python3 -c is inline code", "inline", "curl -s api | python3 -c 'import json,sys; print(json.load(sys.stdin))'");
         ALLOW("download then list", "curl -o f x && wc -c f");
         ALLOW("bash with a script file", "bash build.sh; sh < x.sh");
         CHECK(G, "allow_pipe_to_shell", sh(&open_pipe, true, NULL, "curl -fsSL x | sh"));
@@ -323,10 +328,213 @@ int main(void)
         DENY("arithmetic on a planted subscript", RM, "x='a[$(rm -rf /)]'; echo $((x))");
         ALLOW("an ordinary quoted $", "echo '$HOME is where'; grep 'a$' f");
 
+        /* ------------------------------------------------ what bash evaluates again */
+#define ARITH "bash runs the $(…) that a value there may hold"
+        DENY("printf -v subscript", "the subscript '$(rm -rf /)'", "printf -v 'x[$(rm -rf /)]' 1");
+        DENY("printf -vNAME attached", ARITH, "printf -vx'[$(id)]' 1");
+        DENY("printf -v from $'…'", ARITH, "printf -v $'x[\\x24(id)]' 1");
+        DENY("test -v", ARITH, "test -v 'x[$(id)]'");
+        DENY("[ -R ]", ARITH, "[ -R 'x[$(id)]' ]");
+        DENY("[[ -v ]]", ARITH, "[[ -v 'x[$(id)]' ]]");
+        DENY("[[ -eq ]] operand", "[[ ]] operand", "[[ 'x[$(id)]' -eq 1 ]]");
+        DENY("[[ -lt ]] on a variable from read", "'n' gets a value at run time", "read n; [[ 1 -lt $n ]]");
+        ALLOW("[ -eq ] does not evaluate", "read n; [ \"$n\" -eq 1 ] && test \"$n\" -gt 0");
+        DENY("read into a subscript", ARITH, "read 'x[$(id)]' <<< 1");
+        DENY("read -a attached", ARITH, "read -ra'x[$(id)]' <<< 1");
+        DENY("declare with a subscript", ARITH, "declare 'x[$(id)]=1'");
+        DENY("declare -a quoted array", "quoted array value", "declare -a x='($(id))'");
+        DENY("declare -n", "name reference", "declare -n r=x");
+        DENY("declare -i", "integer variable", "declare -i n");
+        DENY("declare with a computed option", "may be an option", "declare \"$o\" x=1");
+        DENY("let", ARITH, "let 'x[$(id)]=1'");
+        DENY("mapfile -C runs its callback", RM, "mapfile -C 'rm -rf /' -c 1 x < f");
+        DENY("unset a subscript", ARITH, "unset 'x[$(id)]'");
+        DENY("getopts into a subscript", ARITH, "getopts a 'x[$(id)]'");
+        DENY("wait -p", ARITH, "wait -p 'x[$(id)]' -n");
+        DENY("(( ))", ARITH, "(( 'x[$(id)]' ))");
+        DENY("$(( )) of a value from read", "'x' gets a value at run time", "read x; echo $((x))");
+        DENY("$(( )) of a command's output", "a command's output", "echo $(( $(cat n) + 1 ))");
+        DENY("$[ ]", ARITH, "read x; echo $[x]");
+        DENY("$(( )) through a copied name", "'x' gets a value at run time", "read x; y=x; echo $((y))");
+        DENY("$(( )) of an environment variable", "comes from outside", "echo $((COLUMNS))");
+        DENY("$(( )) of $1", "known only at run time", "echo $(($1))");
+        DENY("$(( )) after source", "sources a file", "x=1; . ./v.sh; echo $((x))");
+        DENY("$(( )) through +=", "gets a value at run time", "x='a[$'; x+='(id)]'; echo $((x))");
+        DENY("${a[x]} subscript", "the subscript 'x'", "read x; echo ${a[x]}");
+        DENY("${s:x} offset", "the offset 'x'", "read x; echo ${s:x}");
+        DENY("${s:0:x} length", "the length 'x'", "read x; echo ${s:0:x}");
+        DENY("${!x}", "evaluates the name 'x' holds", "read x; echo ${!x}");
+        DENY("${x@P}", "as a prompt", "echo ${x@P}");
+        DENY("{a[x]}> redirection", ARITH, "read x; echo hi {a[x]}>/dev/null");
+        DENY("a=([x]=1)", "an array subscript 'x'", "read x; a=([x]=1)");
+        DENY("a[x]=1", "a subscript 'x'", "read x; a[x]=1");
+        DENY("for over files into arithmetic", "gets a value at run time", "for n in *; do echo $((n)); done");
+        DENY("a literal value with a substitution is checked", RM, "x='a[$(rm -rf /)]'; echo $((x))");
+        ALLOW("arithmetic on written-out values", "i=0; while [ $i -lt 3 ]; do i=$((i + 1)); done; n=5; echo $((n * i))");
+        ALLOW("arithmetic for and let", "for ((i=0; i<3; i++)); do let 'j=i*2'; echo $((j)); done");
+        ALLOW("arithmetic over a brace list", "for i in {1..5}; do echo $((i * 2)); done; echo $((RANDOM % 6))");
+        ALLOW("subscripts written out", "arr=(a b c); i=1; echo ${arr[$i]} ${arr[0]} ${#arr[@]} ${s:1:2}");
+        DENY("PS4 from read", "PS4 gets a value at run time", "read PS4");
+        DENY("BASH_ENV from printf -v", "BASH_ENV gets a value", "printf -v BASH_ENV %s x");
+        DENY("compgen -W expands", RM, "compgen -W '$(rm -rf /)' x");
+        DENY("compgen -C runs", RM, "compgen -C 'rm -rf /' x");
+        DENY("complete -C", RM, "complete -C 'rm -rf /' git");
+        DENY("fc", "fc runs commands", "fc -s ls");
+        DENY("enable -f", "shared object", "enable -f ./x.so x");
+        DENY("hash -p", "another program", "hash -p /bin/rm ls");
+        DENY("bind -x", "binds a key", "bind -x '\"\\C-a\":ls'");
+        DENY("alias definitions", "alias changes what a later command name runs", "alias ls=rm; ls -rf /");
+        DENY("source of a computed file", COMPUTED, "source \"$f\"");
+        DENY("env BASH_FUNC_", "BASH_FUNC_ls%% is set", "env 'BASH_FUNC_ls%%=() { rm -rf /; }' bash -c ls");
+
+        /* ------------------------------------------------ here-documents */
+        DENY("here-document body read by bash is checked", RM, "bash <<'EOF'\nrm -rf /\nEOF");
+        DENY("computed here-document into a shell", "here-document", "bash <<EOF\n$x\nEOF");
+        ALLOW("here-document to a file", "cat > f <<'EOF'\nrm -rf /\n$(rm -rf /)\nEOF");
+        ALLOW("here-document read by bash, written out", "bash <<'EOF'\nls\nEOF");
+
+        /* ------------------------------------------------ interpreters */
+        DENY("python3 -c", "gives it a program inline", "python3 -c 'import os'");
+        DENY("python3 -Bc", "gives it a program inline", "python3 -Bc 'x'");
+        DENY("python3 -W arg -c", "gives it a program inline", "python3 -W ignore -c 'x'");
+        DENY("perl -ne", "gives it a program inline", "perl -ne 'print' f");
+        DENY("node --eval=", "gives it a program inline", "node --eval='x'");
+        DENY("python3 from a pipe", "reads its program from a pipe", "echo 'import os' | python3");
+        DENY("python3 from a here-document", "reads its program from a here-document", "python3 - <<'EOF'\nx\nEOF");
+        ALLOW("python3 script, module, and file redirect", "python3 x.py -c y; python3 -m pytest -k z; python3 < x.py");
+
+        /* ------------------------------------------------ environment */
+        DENY("GIT_CONFIG_GLOBAL", "GIT_CONFIG_GLOBAL is set", "GIT_CONFIG_GLOBAL=./c git status");
+        DENY("GIT_DIR", "GIT_DIR is set", "GIT_DIR=x git log");
+        DENY("an unknown GIT_ variable", "not one sbx knows to be data", "GIT_TEST_X=1 git status");
+        DENY("XDG_CONFIG_HOME", "XDG_CONFIG_HOME is set", "export XDG_CONFIG_HOME=./c");
+        DENY("TAR_OPTIONS", "TAR_OPTIONS is set", "TAR_OPTIONS=--to-command=x tar xf a");
+        DENY("LD_LIBRARY_PATH", "LD_LIBRARY_PATH is set", "LD_LIBRARY_PATH=. ls");
+        DENY("PAGER is a command", RM, "PAGER='rm -rf /' git log");
+        DENY("CC is a command", RM, "CC='rm -rf /' make");
+        DENY("CFLAGS plugin", "compiler plugin", "CFLAGS=-fplugin=x.so make");
+        DENY("GOFLAGS -toolexec", "GOFLAGS is set", "GOFLAGS=-toolexec=x go build");
+        DENY("LESS +!", "LESS is set", "LESS='+!id' less f");
+        ALLOW("data variables", "CI=1 NODE_ENV=test LANG=C PYTHONPATH=src GIT_AUTHOR_NAME=x RUSTFLAGS='-D warnings' make");
+        A_DENY("PATH in a for loop", "PATH is set", "for PATH in /tmp; do ls; done");
+        A_DENY("PATH from read", "PATH gets a value at run time", "read PATH");
+        DENY("let with a glob", "a file's name", "let j=i*2");
+
+        /* ------------------------------------------------ git */
+        DENY("git rebase --exec", RM, "git rebase --exec 'rm -rf /' main");
+        DENY("git rebase -x attached", RM, "git rebase -x'rm -rf /' main");
+        DENY("git rebase --exe abbreviated", RM, "git rebase --exe='rm -rf /' main");
+        DENY("git bisect run", RM, "git bisect run rm -rf /");
+        DENY("git submodule foreach", RM, "git submodule foreach --recursive 'rm -rf /'");
+        DENY("git difftool -x", RM, "git difftool -x 'rm -rf /'");
+        DENY("git grep -O", RM, "git grep -O'rm -rf /' x");
+        DENY("git fetch --upload-pack", RM, "git fetch --upload-pack='rm -rf /' origin");
+        DENY("git clone -u", RM, "git clone -u 'rm -rf /' a b");
+        DENY("git push --receive-pack", RM, "git push --receive-pack='rm -rf /' o");
+        DENY("git archive --exec", RM, "git archive --remote=. --exec='rm -rf /' HEAD");
+        DENY("git filter-branch", RM, "git filter-branch --tree-filter 'rm -rf /' HEAD");
+        DENY("git clone --template", "copies hooks", "git clone --template=t a b");
+        DENY("git clone -c", RM, "git clone -c core.pager='rm -rf /' a b");
+        DENY("git --git-dir", "--git-dir", "git --git-dir=x log");
+        DENY("git -c core.fsmonitor", RM, "git -c core.fsmonitor='rm -rf /' status");
+        DENY("git -c core.alternateRefsCommand", RM, "git -c core.alternateRefsCommand='rm -rf /' fetch");
+        DENY("git -c interactive.diffFilter", RM, "git -c interactive.diffFilter='rm -rf /' add -p");
+        DENY("git -c gpg.ssh.defaultKeyCommand", RM, "git -c gpg.ssh.defaultKeyCommand='rm -rf /' commit");
+        DENY("git -c submodule.x.update", RM, "git -c submodule.x.update='!rm -rf /' submodule update");
+        DENY("git -c credential.helper", RM, "git -c credential.helper='!rm -rf /' fetch");
+        DENY("git -c with a key not known", "not one sbx knows to be data", "git -c core.hooksPath=h commit");
+        DENY("git config of a command key", RM, "git config core.sshCommand 'rm -rf /'");
+        DENY("git config of a key not known", "not one sbx knows to be data", "git config include.path x");
+        ALLOW("git config reads and data keys", "git config --get core.pager; git config user.name x; git -c color.ui=never -c core.pager=cat log");
+        ALLOW("git -c key values case-insensitive", "git -c Color.UI=never log");
+        DENY("git -c key case-insensitive", RM, "git -c CORE.PAGER='rm -rf /' log");
+        ALLOW("git credential helper by name", "git -c credential.helper=store fetch");
+
+        /* ------------------------------------------------ tools */
+        DENY("tar --to-command", RM, "tar --to-command='rm -rf /' -xf a");
+        DENY("tar --to-com abbreviated", RM, "tar -xf a --to-com='rm -rf /'");
+        DENY("tar --checkpoint-action=exec", RM, "tar --checkpoint=1 --checkpoint-action=exec='rm -rf /' -cf a .");
+        DENY("tar -I", RM, "tar -I 'rm -rf /' -xf a");
+        DENY("tar -F", RM, "tar -cf a -F'rm -rf /' .");
+        DENY("tar old-style I", "holds -I or -F", "tar xIf x a");
+        DENY("tar remote archive", "remote one", "tar -xf host:a.tar");
+        ALLOW("tar everyday", "tar -czf a.tgz src && tar -xzf a.tgz -C /tmp && tar tf a.tgz && tar xf ./a:b.tar");
+        DENY("sort --compress-program", RM, "sort --compress-program='rm -rf /' f");
+        DENY("split --filter", RM, "split --filter='rm -rf /' f");
+        DENY("sed e", "the e command", "sed 'e id' f");
+        DENY("sed s///e", "the e flag", "sed 's/a/b/e' f");
+        DENY("sed computed script", "computed", "sed \"$s\" f");
+        ALLOW("sed --sandbox", "sed --sandbox \"$s\" f");
+        ALLOW("sed everyday", "sed -n '1,5p;/x/{s/a/b/;p}' f && sed -i.bak -e 's|a|b|g' f && sed '$d' f && sed 'a\\\nx' f");
+        DENY("awk system", "system()", "awk 'BEGIN{system(\"id\")}'");
+        DENY("awk pipe", "a pipe", "awk '{print | \"sh\"}' f");
+        DENY("awk getline from a command", "a pipe", "awk 'BEGIN{\"id\" | getline}'");
+        DENY("gawk @", "@", "gawk '@load \"x\"'");
+        ALLOW("awk everyday", "awk -F: '$3 > 999 || /x|y/ {print $1 / 2}' f && awk '{s+=$1} END {print s}' f");
+        DENY("less +!", "a command for it to run", "less '+!id' f");
+        DENY("man -P", RM, "man -P 'rm -rf /' ls");
+        DENY("zip -TT", RM, "zip -TT 'rm -rf /' a.zip f");
+        DENY("rsync -e", RM, "rsync -e 'rm -rf /' a h:b");
+        DENY("ssh ProxyCommand", "runs a local command", "ssh -o ProxyCommand='id' h");
+        DENY("vim -c", "inline", "vim -c '!id' f");
+        DENY("gdb -ex", "inline", "gdb -batch -ex 'shell id'");
+        DENY("sqlite3 .shell", "may run a command", "sqlite3 db '.shell id'");
+        DENY("m4 esyscmd", "syscmd", "m4 -D 'x=esyscmd(id)'");
+        DENY("ed !", "shell command", "ed '!id'");
+        DENY("dc !", "'!'", "dc -e '!id'");
+        DENY("gcc -wrapper", "-wrapper", "gcc -wrapper id x.c");
+        DENY("gcc -B", "-B", "gcc -B. x.c");
+        DENY("make --eval", "inline", "make --eval='x'");
+        DENY("make VAR=$(shell)", "expands the $", "make 'X=$(shell id)'");
+        DENY("make SHELL=", RM, "make SHELL='rm -rf /'");
+        ALLOW("make everyday", "make -j4 V=1 PREFIX=/usr CFLAGS='-O2 -g' -C build test");
+        ALLOW("make -j with a computed count", "make -j\"$(nproc)\"");
+        DENY("go -toolexec", RM, "go build -toolexec='rm -rf /' .");
+        DENY("cargo --config", "--config", "cargo build --config 'x=1'");
+        DENY("npx runs its command", RM, "npx rm -rf /");
+        DENY("xargs into a tool without --", "xargs adds words", "ls | xargs sed -i s/a/b/");
+        ALLOW("xargs into a tool after --", "ls | xargs sed -i s/a/b/ --");
+        DENY("script -c", RM, "script -qc'rm -rf /' /dev/null");
+        DENY("strace -o |", "runs a command", "strace -o'|id' ls");
+        DENY("env -C then rm", "after a cd", "env -C / rm -rf etc");
+        DENY("find -execdir then rm", "after a cd", "find / -name etc -execdir rm -rf etc \\;");
+
+        /* ------------------------------------------------ code filled in at run time */
+        DENY("sh -c from xargs", "come from stdin at run time", "echo x | xargs sh -c");
+        DENY("xargs -I into code", "replaced at run time", "xargs -I{} sh -c 'rm {}' < f");
+        DENY("xargs -I R into code", "replaced at run time", "xargs -I R sh -c 'R' < f");
+        DENY("xargs -I into a name", "filled in at run time", "xargs -I{} r{} -rf / < f");
+        DENY("find -exec sh -c {}", "replaced at run time", "find . -exec sh -c {} \\;");
+        ALLOW("find -exec sh -c with {} as an argument", "find . -exec sh -c 'wc -l \"$1\"' _ {} \\;");
+        DENY("set -k", "keyword mode", "set -k; ls LD_PRELOAD=x.so");
+        DENY("bash -k", "bash -k", "bash -kc 'ls LD_PRELOAD=x.so'");
+        DENY("bash -o keyword", "keyword", "bash -o keyword -c ls");
+        DENY("bash --rcfile", "like BASH_ENV", "bash --rcfile x -i");
+        DENY("the loader runs a program", RM, "/lib64/ld-linux-x86-64.so.2 /bin/rm -rf /");
+        DENY("the loader preloads", "loads code", "ld.so --preload x.so /bin/ls");
+        DENY("git-rebase is git rebase", RM, "git-rebase --exec 'rm -rf /' main");
+        DENY("git submodule--helper foreach", RM, "git submodule--helper foreach 'rm -rf /'");
+        DENY("git remote-ext", "runs the command its URL names", "git remote-ext x 'id'");
+        DENY("su -s names the shell", RM, "su -s '/bin/rm -rf /' root");
+        DENY("su -lc cluster", RM, "su -lc 'rm -rf /' root");
+        DENY("$_ is set by bash", "bash sets '_'", "_=1; echo x; echo $((_))");
+        DENY("TEXTDOMAIN", "TEXTDOMAINDIR is set", "TEXTDOMAINDIR=. bash -c 'echo $\"x\"'");
+        DENY("a glob among a tool's options", "may be an option", "sort * > out");
+        ALLOW("a glob that cannot be an option", "sort ./* src/*.txt > out; sort -- * > out");
+        DENY("less with a computed word", "may be a command", "less \"$f\"");
+        ALLOW("bash with a computed script", "bash \"$script\"");
+
+        /* ------------------------------------------------ the allowlist and the shell */
+        A_ALLOW("builtins need no entry", "cd /tmp && read x < f; export A=1; set -e; shift; wait; type ls");
+        A_DENY("builtins under env are programs", "'cd' is not in the allowlist", "env cd /tmp");
+        A_ALLOW("functions the line defines", "f() { ls; }; f; function g { cat x; }; g");
+        A_DENY("a function body is checked", "'python3' is not in the allowlist", "f() { python3 x; }; f");
+
         /* ------------------------------------------------ unparseable, limits */
         DENY("unterminated quote", "unparseable shell string: unterminated single quote at offset 5", "echo 'x");
         DENY("unterminated double quote", "unparseable shell string", "echo \"x");
-        DENY("here-document", "here-documents", "cat <<EOF\nrm -rf /\nEOF");
+        ALLOW("here-document body is data", "cat <<EOF\nrm -rf /\nEOF");
+        DENY("here-document body substitution", RM, "cat <<EOF\n$(rm -rf /)\nEOF");
         DENY("( in a command", "unparseable", "echo a (rm -rf /)");
         deep = calloc(1, 8192);
         for (int i = 0; deep && i < 30; i++)
@@ -349,6 +557,19 @@ int main(void)
         CHECK(G, "long segment truncated in the reason",
               long_cmd && sh(&deny_p, false, "...': rm", long_cmd) && strlen(v.reason) < 300);
         free(long_cmd);
+        /* values naming values: judged once each, not once per path (60^9 paths) */
+        deep = calloc(1, 16384);
+        for (int d = 1; deep && d < 10; d++)
+                for (int i = 0; i < 60; i++)
+                        sprintf(deep + strlen(deep), "x%d=x%d+%d; ", d, d + 1, i);
+        if (deep) {
+                clock_t t0 = clock();
+
+                strcat(deep, "x10=1; echo $((x1))");
+                CHECK(G, "a web of values is judged in time",
+                      sh(&deny_p, false, "nests too deep", deep) && clock() - t0 < 2 * CLOCKS_PER_SEC);
+        }
+        free(deep);
         CHECK(G, "control characters kept out of reasons", sh(&deny_p, false, "command name", "$(\001\033[31m)") &&
                                                                    !strchr(v.reason, '\033') && !strchr(v.reason, '\001'));
 

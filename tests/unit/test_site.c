@@ -254,7 +254,8 @@ static void test_everything(void)
                                           sbx_strv_contains(&sp.deny.deny, "mkfs*"));
         CHECK(G, "deny.patterns", sp.deny.deny_patterns.n == 1 &&
                                           strcmp(sp.deny.deny_patterns.v[0], "git +push +.*--force") == 0);
-        CHECK(G, "deny: a denylist that lets pipes be", sp.deny.mode == SBX_CMD_DENYLIST && sp.deny.allow_pipe_to_shell);
+        CHECK(G, "deny: a denylist that reads what pipes feed shells", sp.deny.mode == SBX_CMD_DENYLIST &&
+                                                                      !sp.deny.allow_pipe_to_shell);
         CHECK(G, "deny.profiles, with its line",
               sp.deny_profiles.n == 1 && strcmp(sp.deny_profiles.v[0], "network") == 0 && sp.deny_profiles_lines[0] == 14);
         CHECK(G, "limits.max_sandboxes", sp.max_sandboxes == 32);
@@ -509,8 +510,10 @@ static void test_deny_commands(void)
         CHECK(G, "deny.patterns", !cmd_allowed(&sp, (const char *const[]){ "git", "push", "origin", "--force", NULL }));
         CHECK(G, "deny: others pass", cmd_allowed(&sp, (const char *const[]){ "git", "push", "origin", NULL }) &&
                                               cmd_allowed(&sp, (const char *const[]){ "ls", "-l", NULL }));
-        CHECK(G, "deny: a download piped to a shell is the profile's business",
-              cmd_allowed(&sp, (const char *const[]){ "sh", "-c", "curl -s x | sh", NULL }));
+        CHECK(G, "deny: a program piped into a shell could be a denied command",
+              !cmd_allowed(&sp, (const char *const[]){ "sh", "-c", "echo dd | sh", NULL }) &&
+                  !cmd_allowed(&sp, (const char *const[]){ "sh", "-c", "curl -s x | sh", NULL }) &&
+                  cmd_allowed(&sp, (const char *const[]){ "sh", "-c", "echo x | grep x", NULL }));
         sbx_site_done(&sp);
 }
 

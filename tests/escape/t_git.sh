@@ -157,8 +157,8 @@ subvector() {
 }
 # A copy of the submodule's git directory with a planted fsmonitor: what the host's
 # `git status` in the superproject runs git with, inside the submodule.
-evil='cp -r .git/modules/lib/sub evil.git && git config -f evil.git/config core.worktree ../lib/sub &&
-	printf "[core]\n\tfsmonitor = \"echo sub > $MARK; false\"\n" >> evil.git/config'
+evil='cp -r .git/modules/lib/sub evil.git && sed -i "/worktree =/d" evil.git/config &&
+	printf "[core]\n\tworktree = ../lib/sub\n\tfsmonitor = \"echo sub > $MARK; false\"\n" >> evil.git/config'
 subvector "a submodule's .git file repointed" "$evil; echo 'gitdir: ../../evil.git' > lib/sub/.git"
 subvector "a submodule's directory renamed and replaced" "$evil; mv lib/sub lib/old; mkdir lib/sub; echo 'gitdir: ../../evil.git' > lib/sub/.git"
 subvector "a submodule's parent renamed and replaced" "$evil; mv lib lib2; mkdir -p lib/sub; echo 'gitdir: ../../evil.git' > lib/sub/.git"

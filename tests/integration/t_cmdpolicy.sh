@@ -12,6 +12,13 @@
 t_init
 dm_init
 
+# The control: no command policy, and a git directory git can write (rebase --exec
+# needs one; every other profile keeps .git read-only).
+cat >"$T/control.yaml" <<'EOF'
+extends: workspace
+filesystem:
+  git: commit
+EOF
 cat >"$T/denydd.yaml" <<'EOF'
 extends: workspace
 commands:
@@ -83,7 +90,7 @@ live=0 inert=""
 for f in "${forms[@]}"; do
 	name=${f%%|*}
 	rm -f "$WS/m-$name"
-	run workspace "${f#*|}" 2>/dev/null
+	sbx --profile "$T/control.yaml" --workspace "$WS" -- bash -c "${f#*|}" 2>/dev/null
 	if [[ -e $WS/m-$name ]]; then
 		live=$((live + 1))
 	else

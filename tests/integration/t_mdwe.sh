@@ -281,7 +281,7 @@ if [[ $(id -u) != 0 ]] || ! "$PROBE" no-mdwe true; then
 else
 	SBX_RUN_SAVED=$SBX_RUN
 	SBX_RUN="$PROBE"
-	sbx no-mdwe "$SBX_RUN_SAVED" --profile strict --workspace "$WS" -- python3 -c pass
+	sbx no-mdwe "$SBX_RUN_SAVED" --profile strict --workspace "$WS" -- python3 -V
 	expect_rc "no PR_SET_MDWE: strict refused (fail closed)" 125
 	grep -q "PR_SET_MDWE" "$ERR" && grep -q "optional" "$ERR" && t_ok "no PR_SET_MDWE: the error says what and how to fix it" ||
 		t_fail "no PR_SET_MDWE: the error says what and how to fix it" "$(run_info)"

@@ -19,14 +19,14 @@ HARDEN_LD = -pie -Wl,-z,relro,-z,now
 SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
-           clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd git gcc ccache tmux golang-go
-RUN_LIBS = $(shell $(PKG_CONFIG) --libs libcap libmnl yaml-0.1 libseccomp libsystemd 2>/dev/null)
+           clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd git gcc ccache tmux golang-go nettle-dev zlib1g-dev
+RUN_LIBS = $(shell $(PKG_CONFIG) --libs libcap libmnl yaml-0.1 libseccomp libsystemd nettle zlib 2>/dev/null)
 SECCOMP_LIBS = $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
 
 # libsbx: every stage of the jail.  The default seccomp filter and its common variants
 # are compiled at build time (gen-seccomp) and embedded; seccomp.c compiles at launch
 # only for a profile's own seccomp changes.
-LIB_SRCS = lib/error.c lib/strv.c lib/path.c lib/caller.c lib/json.c lib/plan.c lib/defaults.c lib/parse.c lib/validate.c \
+LIB_SRCS = lib/error.c lib/strv.c lib/path.c lib/caller.c lib/json.c lib/plan.c lib/defaults.c lib/parse.c lib/validate.c lib/mountpoint.c lib/gitobjects.c \
            lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
            lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/audit.c
 # policy/: profiles, command rules, the shell tokenizer (libyaml links only here).

@@ -47,10 +47,9 @@ bool sbx_broker_usable(const struct sbx_plan *p)
         return !p->no_proc && !p->caps;
 }
 
-void sbx_broker_init(struct sbx_broker *b, const struct sbx_plan *p)
+void sbx_broker_init(struct sbx_broker *b, const struct sbx_plan *p, const dev_t *private, size_t n_private)
 {
         struct seccomp_notif_sizes sizes = { 0 };
-        struct stat st;
 
         *b = (struct sbx_broker){ .notif_fd = -1, .own_netns = p->net == SBX_NET_NONE };
         for (size_t i = 0; i < SBX_BROKER_PENDING; i++)
@@ -59,12 +58,10 @@ void sbx_broker_init(struct sbx_broker *b, const struct sbx_plan *p)
                 b->notif_size = sizes.seccomp_notif;
                 b->resp_size = sizes.seccomp_notif_resp;
         }
-        /* The jail's own file systems: no host process can make a socket there. */
-        for (size_t i = 0; i < p->n_mounts && b->n_private + 1 < ELEMENTSOF(b->private_devs); i++)
-                if ((p->mounts[i].kind == SBX_MOUNT_TMPFS || p->mounts[i].kind == SBX_MOUNT_STATE) && stat(p->mounts[i].dest, &st) == 0)
-                        b->private_devs[b->n_private++] = st.st_dev;
-        if (stat("/dev/shm", &st) == 0)
-                b->private_devs[b->n_private++] = st.st_dev;
+        /* The jail's own file systems: no host process can make a socket there.  As the
+         * mount stage made them: by the path, a bind over one would count. */
+        for (size_t i = 0; i < n_private && b->n_private < ELEMENTSOF(b->private_devs); i++)
+                b->private_devs[b->n_private++] = private[i];
 }
 
 static void reply(struct sbx_broker *b, unsigned long long id, int err)
@@ -168,8 +165,14 @@ static int open_path(pid_t pid, const struct sockaddr_un *sun, socklen_t len, in
         size_t n = len - offsetof(struct sockaddr_un, sun_path);
         _cleanup_close_ int dir = -1;
 
+        /* As the kernel: no address longer than a sockaddr_un. */
+        if (len > sizeof(*sun))
+                return -EINVAL;
         memcpy(path, sun->sun_path, n);
         path[n] = '\0';
+        /* /proc/self in PID 1 is PID 1, not the command: no socket is reached there. */
+        if (strncmp(path, "/proc", 5) == 0 && (path[5] == '/' || path[5] == '\0'))
+                return -EACCES;
         if (path[0] != '/') {
                 snprintf(cwd, sizeof(cwd), "/proc/%d/cwd", (int)pid);
                 if ((dir = open(cwd, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)

@@ -44,8 +44,9 @@ struct sbx_broker {
  * and it lacks, Yama's ptrace_scope below 2). */
 bool sbx_broker_usable(const struct sbx_plan *p);
 
-/* PID 1, after the mounts: what is the jail's own. */
-void sbx_broker_init(struct sbx_broker *b, const struct sbx_plan *p);
+/* PID 1, after the mounts: what is the jail's own (@private: the tmpfs the mount stage
+ * made, as it made them). */
+void sbx_broker_init(struct sbx_broker *b, const struct sbx_plan *p, const dev_t *private, size_t n_private);
 
 /* One notification from b->notif_fd, answered now or left pending (a connect in
  * progress on a blocking socket). */

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/sendfile.h>
 #include <sys/file.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "gitobjects.h"
 #include "path.h"
 
 void sbx_file_id_of(const struct stat *st, struct sbx_file_id *id)
@@ -214,77 +216,140 @@ static int self_replace(struct sbx_caller *c, const char *dir, const char *name,
         return 0;
 }
 
-#define SWEEP_DEPTH 64       /* refs/ and logs/ nest a few levels, never this many */
-#define SWEEP_ENTRIES 1000000
+/* What git never makes under refs/ and logs/ and would write or block through: symlinks
+ * (a reflog is appended to through one), FIFOs (a ref read blocks), sockets, devices. */
+static bool stray(mode_t m)
+{
+        return !S_ISREG(m) && !S_ISDIR(m);
+}
 
 struct sweep {
         bool remove;
         char *found;
         size_t size;
-        unsigned long seen;
         int n;
+        int err;
 };
 
-static int sweep_dir(int dirfd, const char *path, unsigned depth, struct sweep *s)
+/* The names in the directory @fd, read whole before anything below is visited. */
+static char **names_of(int fd, size_t *n)
 {
-        DIR *d;
+        int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        DIR *d = dup >= 0 ? fdopendir(dup) : NULL;
+        char **v = NULL;
         struct dirent *de;
-        int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-        if (fd < 0 || !(d = fdopendir(fd))) {
-                if (fd >= 0)
-                        close(fd);
-                return -errno;
+        *n = 0;
+        if (!d) {
+                if (dup >= 0)
+                        close(dup);
+                return NULL;
         }
         while ((de = readdir(d))) {
-                char sub[PATH_MAX];
-                struct stat st;
+                char **nv;
 
                 if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
                         continue;
-                if (++s->seen > SWEEP_ENTRIES || depth > SWEEP_DEPTH) {
-                        closedir(d);
-                        return -E2BIG;
+                if (!(nv = realloc(v, (*n + 1) * sizeof(char *))) || !(nv[*n] = strdup(de->d_name))) {
+                        if (nv)
+                                v = nv;
+                        break;
                 }
-                if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-                        continue;
-                snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
-                if (S_ISLNK(st.st_mode)) {
-                        if (!s->n++)
-                                snprintf(s->found, s->size, "%s", sub);
-                        if (s->remove)
-                                (void)unlinkat(dirfd, de->d_name, 0);
-                } else if (S_ISDIR(st.st_mode)) {
-                        int sfd = openat(dirfd, de->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-                        if (sfd >= 0) {
-                                int r = sweep_dir(sfd, sub, depth + 1, s);
-
-                                close(sfd);
-                                if (r < 0) {
-                                        closedir(d);
-                                        return r;
-                                }
-                        }
-                }
+                v = nv;
+                (*n)++;
         }
         closedir(d);
-        return 0;
+        return v;
 }
 
-static int self_symlinks(struct sbx_caller *c, const char *dir, bool remove, char *found, size_t size, struct sbx_error *e)
+/* Walks the directory @fd (owned; the fd of the same directory is returned, maybe
+ * reopened): one fd at a time however deep, the parent reopened through "..", which
+ * the caller's own tree, no longer written by any jail, keeps in place.  Nothing is
+ * given up on: a directory the caller made unreadable is made readable (it owns it),
+ * a tree of any size is walked to its end; what cannot be opened at all is said. */
+static int sweep_dir(int fd, const char *path, struct sweep *s)
 {
-        _cleanup_close_ int fd = -1;
+        size_t n = 0;
+        char **names = names_of(fd, &n);
+
+        for (size_t i = 0; i < n; i++) {
+                struct stat st;
+                int child;
+
+                if (fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        continue;
+                if (stray(st.st_mode)) {
+                        if (!s->n++)
+                                snprintf(s->found, s->size, "%s/%s", path, names[i]);
+                        if (s->remove && unlinkat(fd, names[i], 0) < 0 && !s->err)
+                                s->err = -errno;
+                        continue;
+                }
+                if (!S_ISDIR(st.st_mode))
+                        continue;
+                child = openat(fd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (child < 0 && errno == EACCES && fchmodat(fd, names[i], 0700, 0) == 0)
+                        child = openat(fd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (child < 0) {
+                        if (!s->err)
+                                s->err = -errno;
+                        continue;
+                }
+                close(fd);
+                child = sweep_dir(child, path, s);
+                fd = child < 0 ? -1 : openat(child, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                if (child >= 0)
+                        close(child);
+                if (fd < 0) {
+                        s->err = s->err ? s->err : -ENOENT;
+                        break;
+                }
+        }
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+        return fd;
+}
+
+static int self_strays(struct sbx_caller *c, const char *dir, bool remove, char *found, size_t size, struct sbx_error *e)
+{
         struct sweep s = { .remove = remove, .found = found, .size = size };
-        int r;
+        int fd, r;
 
         (void)c;
         found[0] = '\0';
-        if ((r = open_dir(dir, &fd, e)) < 0)
+        if ((r = sbx_path_open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, &fd, NULL, 0, e)) < 0)
                 return r;
-        if ((r = sweep_dir(fd, dir, 0, &s)) < 0)
-                return sbx_error_set(e, "validate", r, "readdir", dir, "cannot look for symlinks below '%s'", dir);
+        fd = sweep_dir(fd, dir, &s);
+        if (fd >= 0)
+                close(fd);
+        if (s.err)
+                return sbx_error_set(e, "validate", s.err, "", dir, "cannot walk all of '%s' (%d found so far)", dir, s.n);
         return s.n;
+}
+
+static int self_realpath(struct sbx_caller *c, const char *path, char *buf, size_t size, struct sbx_error *e)
+{
+        _cleanup_free_ char *real = realpath(path, NULL);
+
+        (void)c;
+        if (!real)
+                return sbx_error_set(e, "validate", errno, "realpath", path, "cannot resolve '%s'", path);
+        if (snprintf(buf, size, "%s", real) >= (int)size)
+                return sbx_error_set(e, "validate", ENAMETOOLONG, "", path, "path too long");
+        return 0;
+}
+
+static int self_objects(struct sbx_caller *c, const char *dir, int64_t since_ns, size_t hash_len, char *found, size_t size,
+                        struct sbx_error *e)
+{
+        _cleanup_close_ int fd = -1;
+        int r;
+
+        (void)c;
+        if ((r = sbx_path_open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, &fd, NULL, 0, e)) < 0)
+                return r;
+        return sbx_objects_check(fd, dir, since_ns, hash_len, found, size, e);
 }
 
 struct sbx_caller sbx_caller_self = {
@@ -293,5 +358,7 @@ struct sbx_caller sbx_caller_self = {
         .hold = self_hold,
         .release = self_release,
         .replace = self_replace,
-        .symlinks = self_symlinks,
+        .strays = self_strays,
+        .realpath = self_realpath,
+        .objects = self_objects,
 };

@@ -52,9 +52,19 @@ struct sbx_caller {
          * file).  0; -ESTALE when it changed meanwhile (nothing is done). */
         int (*replace)(struct sbx_caller *c, const char *dir, const char *name, int src, const struct sbx_file_id *expect,
                        struct sbx_error *e);
-        /* The symlinks anywhere below the directory @dir (not following any): their
-         * number, the first one's path in @found; each removed when @remove. */
-        int (*symlinks)(struct sbx_caller *c, const char *dir, bool remove, char *found, size_t size, struct sbx_error *e);
+        /* Everything below the directory @dir that is neither a regular file nor a
+         * directory (symlinks, FIFOs, sockets, devices), not following any: their
+         * number, the first one's path in @found; each removed when @remove.  An
+         * error when some of the tree could not be walked. */
+        int (*strays)(struct sbx_caller *c, const char *dir, bool remove, char *found, size_t size, struct sbx_error *e);
+        /* The canonical spelling of @path with every symlink followed (realpath(3)), as
+         * the caller sees it: a name to compare with, never one to open. */
+        int (*realpath)(struct sbx_caller *c, const char *path, char *buf, size_t size, struct sbx_error *e);
+        /* The git object store @dir after a jail could write it (lib/gitobjects.h): what
+         * changed at or after @since_ns checked, and removed when it is not what git
+         * would have written.  How many entries were removed, the first in @found. */
+        int (*objects)(struct sbx_caller *c, const char *dir, int64_t since_ns, size_t hash_len, char *found, size_t size,
+                       struct sbx_error *e);
         void *data;
 };
 

@@ -227,7 +227,8 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
 {
         struct sbx_error e = { 0 };
         struct pollfd pfd = { .fd = parent_pidfd, .events = POLLIN };
-        int state_fds[SBX_MAX_STATE] = { -1, -1, -1, -1 }, broker_sv[2] = { -1, -1 };
+        struct sbx_mount_out made;
+        int broker_sv[2] = { -1, -1 };
         struct sbx_broker broker;
         struct proc_areas areas = { 0 };
         pid_t command;
@@ -260,17 +261,17 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
                 sbx_sync_fail(sync_fd, &e);
         /* 5. The file system view; pivot_root; old root detached.  The private tmpfs
          *    of a git directory go home, for what the command leaves there. */
-        if (sbx_mount_apply(p, state_fds, &e) < 0) {
+        if (sbx_mount_apply(p, &made, &e) < 0) {
                 if (p->userns)
                         apparmor_hint(&e);
                 sbx_sync_fail(sync_fd, &e);
         }
         for (int i = 0; i < SBX_MAX_STATE; i++)
-                if (state_fds[i] >= 0) {
+                if (made.state_fds[i] >= 0) {
                         struct sbx_msg m = { .type = SBX_MSG_STATE_FD, .wstatus = i };
 
-                        sbx_sync_send_fd(sync_fd, &m, state_fds[i]);
-                        close(state_fds[i]);
+                        sbx_sync_send_fd(sync_fd, &m, made.state_fds[i]);
+                        close(made.state_fds[i]);
                 }
         /* 6. The command, as PID 2.  PID 1 first takes the Landlock scopes alone
          *    (abstract sockets, signals), so that the command's domain nests in its
@@ -297,7 +298,7 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
                 kill(command, SIGKILL);
                 sbx_sync_fail(sync_fd, &e);
         }
-        sbx_broker_init(&broker, p);
+        sbx_broker_init(&broker, p, made.private_devs, made.n_private);
         sbx_init_run(command, sync_fd, broker_sv[0], &broker);
 }
 

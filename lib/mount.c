@@ -68,11 +68,15 @@ static const char *const proc_masks[] = {
         "proc/interrupts", "proc/softirqs",
 };
 
-static int openat2_in_root(int root, const char *path, int flags)
+/* @follow: symlinks in the jail's tree are followed (inside it), as the system view
+ * needs (/lib -> usr/lib).  A mount the caller or a profile asked for is reached without
+ * any: a symlink in one bind (x -> /usr/bin) must not carry another bind onto the
+ * system's files. */
+static int openat2_in_root(int root, const char *path, int flags, bool follow)
 {
         struct open_how how = {
                 .flags = (uint64_t)(flags | O_CLOEXEC),
-                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | (follow ? 0 : RESOLVE_NO_SYMLINKS),
         };
 
         return (int)syscall(SYS_openat2, root, path, &how, sizeof(how));
@@ -80,7 +84,7 @@ static int openat2_in_root(int root, const char *path, int flags)
 
 /* mkdir -p of @path's directories (all of them when @last, else all but the last
  * component) inside @root; returns an O_PATH fd on the deepest one. */
-static int make_parents(int root, const char *path, bool last, struct sbx_error *e)
+static int make_parents(int root, const char *path, bool last, bool follow, struct sbx_error *e)
 {
         char buf[4096];
         char *c;
@@ -90,7 +94,7 @@ static int make_parents(int root, const char *path, bool last, struct sbx_error 
         if (!last) {
                 c = strrchr(buf, '/');
                 if (!c)
-                        return openat2_in_root(root, ".", O_PATH | O_DIRECTORY);
+                        return openat2_in_root(root, ".", O_PATH | O_DIRECTORY, follow);
                 *c = '\0';
         }
         for (c = buf;; c++) {
@@ -98,7 +102,7 @@ static int make_parents(int root, const char *path, bool last, struct sbx_error 
                         continue;
                 char saved = *c;
                 *c = '\0';
-                fd = openat2_in_root(root, buf, O_PATH | O_DIRECTORY);
+                fd = openat2_in_root(root, buf, O_PATH | O_DIRECTORY, follow);
                 if (fd < 0 && errno == ENOENT) {
                         /* Created through the parent found in root, never a host path. */
                         char *slash = strrchr(buf, '/');
@@ -106,10 +110,10 @@ static int make_parents(int root, const char *path, bool last, struct sbx_error 
 
                         if (slash) {
                                 *slash = '\0';
-                                parent = openat2_in_root(root, buf, O_PATH | O_DIRECTORY);
+                                parent = openat2_in_root(root, buf, O_PATH | O_DIRECTORY, follow);
                                 *slash = '/';
                         } else {
-                                parent = openat2_in_root(root, ".", O_PATH | O_DIRECTORY);
+                                parent = openat2_in_root(root, ".", O_PATH | O_DIRECTORY, follow);
                         }
                         if (parent < 0 || (mkdirat(parent, slash ? slash + 1 : buf, 0755) < 0 && errno != EEXIST)) {
                                 int r = sbx_error_set(e, "mount", errno, "mkdirat", path, "cannot create mount point");
@@ -117,7 +121,7 @@ static int make_parents(int root, const char *path, bool last, struct sbx_error 
                                         sbx_error_hint(e, "the destination lies inside a read-only bind and does not exist there");
                                 return r;
                         }
-                        fd = openat2_in_root(root, buf, O_PATH | O_DIRECTORY);
+                        fd = openat2_in_root(root, buf, O_PATH | O_DIRECTORY, follow);
                 }
                 if (fd < 0)
                         return sbx_error_set(e, "mount", errno, "openat2", path, "cannot reach mount point");
@@ -135,16 +139,16 @@ static const char *base_name(const char *path)
 }
 
 /* The fd of the mount point for @dest, created as a directory or an empty file. */
-static int mount_point(int root, const char *dest, bool is_dir, struct sbx_error *e)
+static int mount_point(int root, const char *dest, bool is_dir, bool follow, struct sbx_error *e)
 {
         _cleanup_close_ int parent = -1;
         int fd;
 
         if (is_dir) {
-                fd = make_parents(root, dest, true, e);
+                fd = make_parents(root, dest, true, follow, e);
                 return fd;
         }
-        parent = make_parents(root, dest, false, e);
+        parent = make_parents(root, dest, false, follow, e);
         if (parent < 0)
                 return parent;
         fd = openat(parent, base_name(dest), O_CREAT | O_EXCL | O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0444);
@@ -152,7 +156,7 @@ static int mount_point(int root, const char *dest, bool is_dir, struct sbx_error
                 return fd;
         if (errno != EEXIST)
                 return sbx_error_set(e, "mount", errno, "openat", dest, "cannot create file mount point");
-        fd = openat2_in_root(root, dest, O_PATH);
+        fd = openat2_in_root(root, dest, O_PATH, follow);
         if (fd < 0)
                 return sbx_error_set(e, "mount", errno, "openat2", dest, "cannot reach mount point");
         return fd;
@@ -228,7 +232,7 @@ static int open_checked_source(const struct sbx_mount *m, struct sbx_error *e)
 
 static int copy_file(int root, const struct sbx_mount *m, struct sbx_error *e)
 {
-        _cleanup_close_ int parent = make_parents(root, m->dest, false, e);
+        _cleanup_close_ int parent = make_parents(root, m->dest, false, m->system, e);
         _cleanup_close_ int src = -1, dst = -1;
         struct stat st;
 
@@ -259,9 +263,10 @@ static int clone_bind(const struct sbx_mount *m, bool noexec, struct sbx_error *
 
         /* Under an execute allowlist nothing the jail writes and nothing the caller
          * brings in may be run or mapped executable: Landlock guards execve, noexec
-         * also guards the loader's mmap of a library (LD_PRELOAD).  A profile's own
-         * read-only binds are its author's tools, and stay executable. */
-        if (noexec && !m->system && (m->kind == SBX_MOUNT_RW || m->caller))
+         * also guards the loader's mmap of a library (LD_PRELOAD).  filesystem.git's
+         * binds hold what a jail wrote (objects a git-profile run made).  A profile's
+         * own read-only binds are its author's tools, and stay executable. */
+        if (noexec && !m->system && (m->kind == SBX_MOUNT_RW || m->caller || m->git))
                 attrs |= MOUNT_ATTR_NOEXEC;
 
         /* System entries are root's own paths: cloned by name, one syscall. */
@@ -324,10 +329,10 @@ static int make_state(const struct sbx_plan *p, const struct sbx_mount *m, struc
 }
 
 /* A fresh file system of @type (its own source name too) at @dest in @root. */
-static int mount_new(int root, const char *dest, const char *type, unsigned long flags, const char *data,
+static int mount_new(int root, const char *dest, bool follow, const char *type, unsigned long flags, const char *data,
                      struct sbx_error *e)
 {
-        _cleanup_close_ int target = mount_point(root, dest, true, e);
+        _cleanup_close_ int target = mount_point(root, dest, true, follow, e);
 
         if (target < 0)
                 return target;
@@ -336,9 +341,9 @@ static int mount_new(int root, const char *dest, const char *type, unsigned long
 
 /* A profile's mask: a directory under an empty read-only tmpfs, a file under
  * /dev/null.  What the jail does not have needs no mask. */
-static int apply_mask(int root, const char *dest, struct sbx_error *e)
+static int apply_mask(int root, const char *dest, bool follow, struct sbx_error *e)
 {
-        _cleanup_close_ int target = openat2_in_root(root, dest, O_PATH | O_NOFOLLOW);
+        _cleanup_close_ int target = openat2_in_root(root, dest, O_PATH | O_NOFOLLOW, follow);
         struct stat st;
 
         if (target < 0)
@@ -351,15 +356,26 @@ static int apply_mask(int root, const char *dest, struct sbx_error *e)
                            MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV, dest, e);
 }
 
-static int apply_one(int root, const struct sbx_mount *m, int tree, bool noexec, struct sbx_error *e)
+/* The device of the tmpfs just mounted at @dest, for the connect broker. */
+static void note_private(struct sbx_mount_out *out, int root, const char *dest)
+{
+        _cleanup_close_ int fd = openat2_in_root(root, dest, O_PATH | O_DIRECTORY, true);
+        struct stat st;
+
+        if (fd >= 0 && fstat(fd, &st) == 0 && out->n_private < SBX_MAX_PRIVATE)
+                out->private_devs[out->n_private++] = st.st_dev;
+}
+
+static int apply_one(int root, const struct sbx_mount *m, int tree, bool noexec, struct sbx_mount_out *out, struct sbx_error *e)
 {
         _cleanup_close_ int target = -1;
         _cleanup_close_ int parent = -1;
         char data[64];
+        int r;
 
         switch (m->kind) {
         case SBX_MOUNT_SYMLINK:
-                parent = make_parents(root, m->dest, false, e);
+                parent = make_parents(root, m->dest, false, m->system, e);
                 if (parent < 0)
                         return parent;
                 if (symlinkat(m->source, parent, base_name(m->dest)) < 0 && errno != EEXIST)
@@ -369,13 +385,16 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, bool noexec,
                 return copy_file(root, m, e);
         case SBX_MOUNT_TMPFS:
                 snprintf(data, sizeof(data), "mode=1777,size=%llu", (unsigned long long)m->size);
-                return mount_new(root, m->dest, "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), data, e);
+                if ((r = mount_new(root, m->dest, m->system, "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), data, e)) < 0)
+                        return r;
+                note_private(out, root, m->dest);
+                return 0;
         case SBX_MOUNT_MASK:
-                return apply_mask(root, m->dest, e);
+                return apply_mask(root, m->dest, m->system, e);
         case SBX_MOUNT_STATE: /* the tree is the tmpfs make_state made */
         case SBX_MOUNT_RO:
         case SBX_MOUNT_RW:
-                target = mount_point(root, m->dest, m->kind == SBX_MOUNT_STATE || m->is_dir, e);
+                target = mount_point(root, m->dest, m->kind == SBX_MOUNT_STATE || m->is_dir, m->system, e);
                 if (target < 0)
                         return target;
                 return attach(tree, target, m->dest, e);
@@ -401,7 +420,7 @@ static int make_dev_nodes(int root, int dev, bool userns, struct sbx_error *e)
                         continue;
                 }
                 snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i].name);
-                target = mount_point(root, path, false, e);
+                target = mount_point(root, path, false, true, e);
                 if (target < 0)
                         return target;
                 r = attach_tree(AT_FDCWD, path, target, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, path, e);
@@ -411,7 +430,7 @@ static int make_dev_nodes(int root, int dev, bool userns, struct sbx_error *e)
         return 0;
 }
 
-static int apply_dev(int root, bool userns, bool noexec, struct sbx_error *e)
+static int apply_dev(int root, bool userns, bool noexec, struct sbx_mount_out *out, struct sbx_error *e)
 {
         _cleanup_close_ int dev = -1;
         int r;
@@ -419,16 +438,17 @@ static int apply_dev(int root, bool userns, bool noexec, struct sbx_error *e)
         /* Not nodev: it holds the nodes (made here as root).  Read-only once built
          * (a device node stays writable on a read-only mount), and the jail can make
          * no node of its own (no CAP_MKNOD, no Landlock MAKE_CHAR/MAKE_BLOCK). */
-        r = mount_new(root, "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k", e);
+        r = mount_new(root, "/dev", true, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k", e);
         if (r < 0)
                 return r;
-        dev = openat2_in_root(root, "dev", O_PATH | O_DIRECTORY);
+        dev = openat2_in_root(root, "dev", O_PATH | O_DIRECTORY, true);
         if (dev < 0)
                 return sbx_error_set(e, "mount", errno, "openat2", "/dev", "cannot open the new /dev");
         if ((r = make_dev_nodes(root, dev, userns, e)) < 0 ||
-            (r = mount_new(root, "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620", e)) < 0 ||
-            (r = mount_new(root, "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), "mode=1777,size=64m", e)) < 0)
+            (r = mount_new(root, "/dev/pts", true, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620", e)) < 0 ||
+            (r = mount_new(root, "/dev/shm", true, "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), "mode=1777,size=64m", e)) < 0)
                 return r;
+        note_private(out, root, "/dev/shm");
         for (size_t i = 0; i < ELEMENTSOF(dev_links); i++)
                 if (symlinkat(dev_links[i].target, root, dev_links[i].path) < 0)
                         return sbx_error_set(e, "mount", errno, "symlinkat", dev_links[i].path, "cannot create /dev link");
@@ -444,7 +464,7 @@ static int apply_proc(int root, bool userns, struct sbx_error *e)
 
         /* Our own PID namespace's /proc, read-only: no sysctl, no sysrq, no
          * /proc/self/... writes that could reach past the jail. */
-        r = mount_new(root, "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL, e);
+        r = mount_new(root, "/proc", true, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL, e);
         if (r < 0) {
                 if (userns && r == -EPERM)
                         sbx_error_hint(e, "the host /proc has paths masked (a container?): the kernel refuses a new /proc in a user namespace; run as root or through sandboxd");
@@ -452,7 +472,7 @@ static int apply_proc(int root, bool userns, struct sbx_error *e)
         }
         /* (an entry this kernel does not have needs no mask) */
         for (size_t i = 0; i < ELEMENTSOF(proc_masks); i++)
-                if ((r = apply_mask(root, proc_masks[i], e)) < 0)
+                if ((r = apply_mask(root, proc_masks[i], true, e)) < 0)
                         return r;
         return 0;
 }
@@ -477,16 +497,20 @@ static int enter_root(struct sbx_error *e)
         return 0;
 }
 
-static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_error *e);
+static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_mount_out *out, struct sbx_error *e);
 
 /* The SBX_MOUNT_STATE tmpfs of @p, in plan order, for the launcher. */
-static void state_fds_of(const struct sbx_plan *p, const int *trees, int *state_fds)
+static void state_fds_of(const struct sbx_plan *p, const int *trees, struct sbx_mount_out *out)
 {
         size_t k = 0;
+        struct stat st;
 
         for (size_t i = 0; i < p->n_mounts && k < SBX_MAX_STATE; i++)
-                if (p->mounts[i].kind == SBX_MOUNT_STATE)
-                        state_fds[k++] = fcntl(trees[i], F_DUPFD_CLOEXEC, 3);
+                if (p->mounts[i].kind == SBX_MOUNT_STATE) {
+                        out->state_fds[k++] = fcntl(trees[i], F_DUPFD_CLOEXEC, 3);
+                        if (fstat(trees[i], &st) == 0 && out->n_private < SBX_MAX_PRIVATE)
+                                out->private_devs[out->n_private++] = st.st_dev;
+                }
 }
 
 static void close_all(int *fds, size_t n)
@@ -495,7 +519,7 @@ static void close_all(int *fds, size_t n)
                 closep(&fds[i]);
 }
 
-int sbx_mount_apply(const struct sbx_plan *p, int *state_fds, struct sbx_error *e)
+int sbx_mount_apply(const struct sbx_plan *p, struct sbx_mount_out *out, struct sbx_error *e)
 {
         int trees[SBX_MAX_MOUNTS];
         int r;
@@ -519,15 +543,18 @@ int sbx_mount_apply(const struct sbx_plan *p, int *state_fds, struct sbx_error *
         /* Modes exactly as written (0666 device nodes, 1777 tmpfs): not the caller's
          * umask, which the command gets back. */
         mode_t mask = umask(0);
-        r = build_root(p, trees, e);
+        for (size_t i = 0; i < SBX_MAX_STATE; i++)
+                out->state_fds[i] = -1;
+        out->n_private = 0;
+        r = build_root(p, trees, out, e);
         umask(mask);
         if (r >= 0)
-                state_fds_of(p, trees, state_fds);
+                state_fds_of(p, trees, out);
         close_all(trees, p->n_mounts);
         return r;
 }
 
-static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_error *e)
+static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_mount_out *out, struct sbx_error *e)
 {
         _cleanup_close_ int root = -1;
         int r;
@@ -540,10 +567,10 @@ static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_err
                 return sbx_error_set(e, "mount", errno, "open", NEW_ROOT, "cannot open the new root");
         /* 4. The plan's binds, tmpfs and symlinks, in order. */
         for (size_t i = 0; i < p->n_mounts; i++)
-                if ((r = apply_one(root, &p->mounts[i], trees[i], p->exec_restricted, e)) < 0)
+                if ((r = apply_one(root, &p->mounts[i], trees[i], p->exec_restricted, out, e)) < 0)
                         return r;
         /* 5. /dev and /proc. */
-        if ((r = apply_dev(root, p->userns, p->exec_restricted, e)) < 0 ||
+        if ((r = apply_dev(root, p->userns, p->exec_restricted, out, e)) < 0 ||
             (!p->no_proc && (r = apply_proc(root, p->userns, e)) < 0))
                 return r;
         /* 6. Switch. */

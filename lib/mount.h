@@ -8,6 +8,17 @@
 
 /* Builds the new root from the plan (binds by the fds validation opened), /dev and
  * /proc, then pivot_root()s into it and detaches the old root.  Only syscalls. */
-/* @state_fds (SBX_MAX_STATE slots) gets the mount fd of each SBX_MOUNT_STATE tmpfs, in
- * plan order, for the launcher. */
-int sbx_mount_apply(const struct sbx_plan *p, int *state_fds, struct sbx_error *e);
+#include <sys/types.h>
+
+#define SBX_MAX_PRIVATE 16
+
+/* What the mount stage made that later stages need. */
+struct sbx_mount_out {
+        int state_fds[SBX_MAX_STATE]; /* each SBX_MOUNT_STATE tmpfs's mount fd, plan order */
+        /* The devices of the tmpfs it made (the plan's, the git tops', /dev/shm), as
+         * made: the jail's own file systems, whatever is later mounted on top. */
+        dev_t private_devs[SBX_MAX_PRIVATE];
+        size_t n_private;
+};
+
+int sbx_mount_apply(const struct sbx_plan *p, struct sbx_mount_out *out, struct sbx_error *e);

@@ -41,6 +41,7 @@ void sbx_plan_done(struct sbx_plan *p)
         free(p->name);
         free(p->workspace);
         free(p->home);
+        free(p->home_real);
         free(p->hostname);
         free(p->workdir);
         sbx_strv_free(&p->roots_ro);

@@ -65,6 +65,9 @@ struct sbx_mount {
         size_t n_files;
         bool optional; /* skipped when the host source does not exist */
         bool create;   /* a directory made (mode 0700, as the caller) when the host lacks it */
+        bool git;      /* filesystem.git's: the workspace's git state, which a jail may have
+                        * written; read-write inside a git directory, never executable under
+                        * an allowlist */
         bool system;   /* part of the built-in system view, not asked for by the caller */
         bool caller;   /* asked for on the command line: must lie under the plan's roots */
         /* Filled by validation: what the canonical source path named when it was
@@ -99,6 +102,7 @@ struct sbx_plan {
         char *workspace;      /* resolved absolute host path, bound rw at the same path */
         char *home;           /* the caller's home (user database): never a workspace or a
                                * read-write bind, nor its dot-directories */
+        char *home_real;      /* the same with every symlink followed, when that differs */
         char *hostname;
         enum sbx_net net;
         struct sbx_mount *mounts;

@@ -203,20 +203,60 @@ static int check_roots(const struct sbx_plan *p, const struct sbx_mount *m, cons
         return r;
 }
 
-/* What the jail may write the host later reads as configuration or runs: never the
- * system, never the caller's home itself or a directory above it (its dotfiles would be
- * in reach), never a dot-directory of the home (~/.ssh, ~/.config, ~/.local/bin...). */
-static int check_writable_place(const struct sbx_plan *p, const char *real, const char *what, struct sbx_error *e)
+/* @dir looks like a git directory: a HEAD file, objects/ and refs/ (git's own test). */
+static bool is_git_directory(struct sbx_caller *caller, const char *dir)
 {
-        const char *home = p->home;
+        static const struct {
+                const char *name;
+                bool dir;
+        } parts[] = { { "HEAD", false }, { "objects", true }, { "refs", true } };
+        char path[PATH_MAX];
+
+        for (size_t i = 0; i < ELEMENTSOF(parts); i++) {
+                _cleanup_close_ int fd = -1;
+                struct sbx_error ignored = { 0 };
+                struct stat st;
+
+                if (snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, parts[i].name) >= (int)sizeof(path) ||
+                    caller->open(caller, path, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &ignored) < 0 || fstat(fd, &st) < 0 ||
+                    (parts[i].dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)))
+                        return false;
+        }
+        return true;
+}
+
+/* A git directory is the host's git's own: config, hooks, commondir live there.  Never
+ * written through a read-write bind or a workspace (filesystem.git says how the
+ * workspace's own is seen): not a .git, not anything in one, not a bare repository. */
+static int check_not_git(struct sbx_caller *caller, const char *real, const char *what, struct sbx_error *e)
+{
+        char dir[PATH_MAX];
         int r;
 
-        if (path_overlaps_any(real, sbx_system_trees, sbx_n_system_trees) ||
-            path_overlaps_any(real, state_trees, ELEMENTSOF(state_trees))) {
-                r = sbx_error_set(e, "validate", EPERM, "", real, "refusing %s '%s': it is or holds the system's own files", what, real);
-                sbx_error_hint(e, "use a project directory");
-                return r;
+        snprintf(dir, sizeof(dir), "%s", real);
+        for (;;) {
+                const char *base = strrchr(dir, '/');
+
+                if ((base && strcmp(base + 1, ".git") == 0) || is_git_directory(caller, dir)) {
+                        r = sbx_error_set(e, "validate", EPERM, "", real,
+                                          "refusing %s '%s': it is or lies in the git directory '%s', whose config and hooks the "
+                                          "host's git runs",
+                                          what, real, dir);
+                        sbx_error_hint(e, "use the working tree instead, with the git profile to commit (filesystem.git: commit)");
+                        return r;
+                }
+                if (!base || base == dir)
+                        return 0;
+                dir[base - dir] = '\0';
         }
+}
+
+/* Not @home itself or a directory above it (its dotfiles would be in reach), nor a
+ * dot-directory of it (~/.ssh, ~/.config, ~/.local/bin...). */
+static int check_home(const char *home, const char *real, const char *what, struct sbx_error *e)
+{
+        int r;
+
         if (!home || strcmp(home, "/") == 0 || home[0] != '/')
                 return 0;
         if (path_is_under(home, real)) {
@@ -238,6 +278,24 @@ static int check_writable_place(const struct sbx_plan *p, const char *real, cons
                 return r;
         }
         return 0;
+}
+
+/* What the jail may write the host later reads as configuration or runs: never the
+ * system, never the caller's home (under either spelling), never a git directory. */
+static int check_writable_place(const struct sbx_plan *p, struct sbx_caller *caller, const char *real, const char *what,
+                                struct sbx_error *e)
+{
+        int r;
+
+        if (path_overlaps_any(real, sbx_system_trees, sbx_n_system_trees) ||
+            path_overlaps_any(real, state_trees, ELEMENTSOF(state_trees))) {
+                r = sbx_error_set(e, "validate", EPERM, "", real, "refusing %s '%s': it is or holds the system's own files", what, real);
+                sbx_error_hint(e, "use a project directory");
+                return r;
+        }
+        if ((r = check_home(p->home, real, what, e)) < 0 || (r = check_home(p->home_real, real, what, e)) < 0)
+                return r;
+        return check_not_git(caller, real, what, e);
 }
 
 /* mkdir -p of @path as the caller, each directory made 0700: a profile's place of its
@@ -304,7 +362,7 @@ static int open_user_bind(struct sbx_plan *p, struct sbx_caller *caller, struct 
                 return r;
         }
         if ((r = check_roots(p, m, real, e)) < 0 ||
-            (m->kind == SBX_MOUNT_RW && (r = check_writable_place(p, real, "a read-write bind of", e)) < 0))
+            (m->kind == SBX_MOUNT_RW && !m->git && (r = check_writable_place(p, caller, real, "a read-write bind of", e)) < 0))
                 return r;
         if (fstat(fd, &st) < 0)
                 return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect bind source");
@@ -385,7 +443,7 @@ static int resolve_workspace(struct sbx_plan *p, struct sbx_caller *caller, stru
                 sbx_error_hint(e, "run from, or pass --workspace, a project directory");
                 return r;
         }
-        if (p->workspace_mode == SBX_WS_RW && (r = check_writable_place(p, real, "the workspace", e)) < 0)
+        if (p->workspace_mode == SBX_WS_RW && (r = check_writable_place(p, caller, real, "the workspace", e)) < 0)
                 return r;
         if (p->workspace_mode == SBX_WS_RO && path_overlaps_any(real, sbx_system_trees, sbx_n_system_trees)) {
                 r = sbx_error_set(e, "validate", EPERM, "", real, "refusing a system directory '%s' as the workspace", real);
@@ -497,5 +555,7 @@ int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error
         if (p->workspace_mode != SBX_WS_NONE && (r = insert_workspace_mount(p, &ws, e)) < 0)
                 return r;
         order_mounts(p);
+        if ((r = sbx_check_mount_points(p, caller, e)) < 0)
+                return r;
         return check_submounts(p, e);
 }

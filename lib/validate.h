@@ -12,3 +12,7 @@
 /* Every path the caller named is opened through @caller: with the caller's rights, and
  * following only symlinks no jail can have planted (lib/path.h). */
 int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error *e);
+
+/* Every mount point that lies in a host bind is there, reached as the caller, without a
+ * symlink; missing directories are made by the caller.  lib/mountpoint.c. */
+int sbx_check_mount_points(const struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error *e);

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../lib/caller.h"
 #include "../lib/error.h"
@@ -47,6 +48,8 @@ struct sbx_git_root {
         char **host_entries;      /* the names at its top when the jail started */
         size_t n_host_entries;
         bool has_index;
+        bool objects;             /* its objects/ is bound read-write: checked after the run */
+        int64_t objects_since;    /* ... for what changed from this time on (its file system's clock) */
 };
 
 /* Everything filesystem.git does for one run, kept from before the jail to after it. */

@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <nettle/sha1.h>
+#include <nettle/sha2.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -152,10 +154,10 @@ static int top_entry(struct sbx_profile *pr, struct sbx_caller *caller, struct s
                 if (!S_ISDIR(st.st_mode))
                         return refuse(e, path, "is not a directory", "this is not a git directory sbx understands");
                 if (strcmp(name, "objects") != 0) {
-                        r = caller->symlinks(caller, path, false, found, sizeof(found), e);
+                        r = caller->strays(caller, path, false, found, sizeof(found), e);
                         if (r > 0)
-                                return refuse(e, found, "is a symlink: git writes reflogs and refs through it",
-                                              "remove it (git never makes symlinks there)");
+                                return refuse(e, found, "is a symlink or other non-file: git writes reflogs and refs through it, or blocks on it",
+                                              "remove it (git never makes one there)");
                         if (r < 0)
                                 return r;
                         if (push_sweep(&pr->gitstate, path) < 0)
@@ -255,14 +257,38 @@ static int add_root(struct sbx_profile *pr, struct sbx_caller *caller, const cha
         return 0;
 }
 
+/* The time on the objects' own file system when the run starts, less a margin for the
+ * coarse clock file systems stamp with: a directory made and removed at once. */
+static int mark_objects(struct sbx_git_root *root, struct sbx_caller *caller, struct sbx_error *e)
+{
+        static const char mark[] = ".sbx-run-started";
+        char dir[PATH_MAX];
+        struct stat st;
+        int fd = -1, made, r;
+
+        if (snprintf(dir, sizeof(dir), "%s/objects", root->dir) >= (int)sizeof(dir))
+                return sbx_error_set(e, "validate", ENAMETOOLONG, "", root->dir, "path too long");
+        if ((made = caller->hold(caller, dir, mark, &fd, e)) < 0)
+                return made;
+        r = fstat(fd, &st) < 0 ? sbx_error_set(e, "validate", errno, "fstat", dir, "cannot take the time of the objects") : 0;
+        (void)caller->release(caller, dir, mark, fd, made == 1, e);
+        close(fd);
+        if (r < 0)
+                return r;
+        *e = (struct sbx_error){ 0 };
+        root->objects = true;
+        root->objects_since = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec - 2000000000;
+        return 0;
+}
+
 int sbx_git_commit_prepare(struct sbx_profile *pr, struct sbx_caller *caller, const char *gitdir, const char *common,
                            struct sbx_error *e)
 {
         int r;
 
         if (strcmp(gitdir, common) == 0)
-                return add_root(pr, caller, gitdir, PLAIN, e);
-        if ((r = add_root(pr, caller, common, COMMON, e)) < 0)
+                return (r = add_root(pr, caller, gitdir, PLAIN, e)) < 0 ? r : mark_objects(&pr->gitstate.roots[0], caller, e);
+        if ((r = add_root(pr, caller, common, COMMON, e)) < 0 || (r = mark_objects(&pr->gitstate.roots[0], caller, e)) < 0)
                 return r;
         return add_root(pr, caller, gitdir, WORKTREE, e);
 }
@@ -294,8 +320,47 @@ static int check_entry(const struct sbx_git_index_entry *ent, void *userdata)
         return 0;
 }
 
-/* Whether the state file @name the jail left (@buf) may be the host's. */
-static bool acceptable(const struct sbx_git *g, const char *name, const uint8_t *buf, size_t len, char *why, size_t size)
+/* The index as it comes back: its entries only (and the sparse mark), with a new
+ * checksum, in a memfd.  The extensions are caches git rebuilds, and the jail wrote
+ * them: a cache tree (TREE) naming a tree of the jail's own would decide what the
+ * user's next commit holds, whatever the entries say; an untracked cache (UNTR) what
+ * `git clean` deletes; resolve-undo (REUC) what `checkout -m` restores. */
+static int index_entries_only(const uint8_t *buf, const struct sbx_git_index_info *info, size_t hash_len)
+{
+        static const uint8_t sdir[8] = { 's', 'd', 'i', 'r', 0, 0, 0, 0 };
+        uint8_t digest[SHA256_DIGEST_SIZE];
+        struct sha256_ctx s256;
+        struct sha1_ctx s1;
+        int fd = memfd_create("sbx-index", MFD_CLOEXEC);
+
+        if (fd < 0)
+                return -errno;
+        if (hash_len == SHA1_DIGEST_SIZE) {
+                sha1_init(&s1);
+                sha1_update(&s1, info->entries_end, buf);
+                if (info->sparse)
+                        sha1_update(&s1, sizeof(sdir), sdir);
+                sha1_digest(&s1, SHA1_DIGEST_SIZE, digest);
+        } else {
+                sha256_init(&s256);
+                sha256_update(&s256, info->entries_end, buf);
+                if (info->sparse)
+                        sha256_update(&s256, sizeof(sdir), sdir);
+                sha256_digest(&s256, SHA256_DIGEST_SIZE, digest);
+        }
+        if (write(fd, buf, info->entries_end) != (ssize_t)info->entries_end ||
+            (info->sparse && write(fd, sdir, sizeof(sdir)) != (ssize_t)sizeof(sdir)) ||
+            write(fd, digest, hash_len) != (ssize_t)hash_len) {
+                close(fd);
+                return -EIO;
+        }
+        return fd;
+}
+
+/* Whether the state file @name the jail left (@buf) may be the host's; for the index,
+ * *@rewritten gets the copy to bring back instead. */
+static bool acceptable(const struct sbx_git *g, const char *name, const uint8_t *buf, size_t len, int *rewritten, char *why,
+                       size_t size)
 {
         struct sbx_git_index_info info;
         struct index_check c = { .g = g };
@@ -310,6 +375,8 @@ static bool acceptable(const struct sbx_git *g, const char *name, const uint8_t 
                 snprintf(why, size, "it is a split index");
         else if (r == 0 && info.unknown_required_ext)
                 snprintf(why, size, "it has an extension sbx does not know (%s)", info.exts);
+        else if (r == 0 && (*rewritten = index_entries_only(buf, &info, g->hash_len)) < 0)
+                snprintf(why, size, "cannot rewrite it: %s", strerror(-*rewritten));
         else
                 return r == 0;
         return false;
@@ -336,6 +403,7 @@ static void bring_back(struct sbx_git *g, struct sbx_caller *caller, const struc
                        const struct sbx_git_file *f)
 {
         _cleanup_close_ int fd = openat(top, f->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        _cleanup_close_ int rewritten = -1;
         struct sbx_error e = { 0 };
         struct stat st;
         char why[256];
@@ -348,6 +416,12 @@ static void bring_back(struct sbx_git *g, struct sbx_caller *caller, const struc
         }
         if (fd < 0 && !f->id.exists)
                 return; /* none before, none after */
+        /* Without its HEAD a git directory is none, and git takes the directory above
+         * for a bare repository if it holds HEAD, objects/ and refs/: the jail's. */
+        if (fd < 0 && strcmp(f->name, "HEAD") == 0) {
+                sbx_git_note(g, "git: the command removed '%s/HEAD'; the host's stays", root->dir);
+                return;
+        }
         if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > STATE_FILE_MAX)) {
                 sbx_git_note(g, "git: '%s/%s' the jail left is not a regular file of a sane size; not carried back", root->dir, f->name);
                 return;
@@ -360,7 +434,7 @@ static void bring_back(struct sbx_git *g, struct sbx_caller *caller, const struc
                         sbx_git_note(g, "git: cannot read '%s' the jail left; not carried back", f->name);
                         return;
                 }
-                bool ok = acceptable(g, f->name, map, (size_t)st.st_size, why, sizeof(why));
+                bool ok = acceptable(g, f->name, map, (size_t)st.st_size, &rewritten, why, sizeof(why));
 
                 if (st.st_size)
                         munmap(map, (size_t)st.st_size);
@@ -369,7 +443,7 @@ static void bring_back(struct sbx_git *g, struct sbx_caller *caller, const struc
                         return;
                 }
         }
-        r = caller->replace(caller, root->dir, f->name, fd, &f->id, &e);
+        r = caller->replace(caller, root->dir, f->name, rewritten >= 0 ? rewritten : fd, &f->id, &e);
         if (r == -ESTALE)
                 sbx_git_note(g, "git: '%s/%s' changed on the host while the jail ran; the jail's is dropped", root->dir, f->name);
         else if (r < 0)
@@ -400,12 +474,36 @@ static const char *started_sequencer(const struct sbx_git_root *root, int top)
         return NULL;
 }
 
+/* The objects the jail could write: what it changed is checked (lib/gitobjects.h),
+ * whatever else the run left. */
+static void check_objects(struct sbx_git *g, struct sbx_caller *caller, const struct sbx_git_root *root)
+{
+        struct sbx_error e = { 0 };
+        char dir[PATH_MAX], found[PATH_MAX] = "";
+        int r;
+
+        if (!root->objects || snprintf(dir, sizeof(dir), "%s/objects", root->dir) >= (int)sizeof(dir))
+                return;
+        r = caller->objects(caller, dir, root->objects_since, g->hash_len, found, sizeof(found), &e);
+        if (r > 0)
+                sbx_git_note(g, "git: dropped %d entr%s the jail changed in '%s': objects that are not what their names say, "
+                                "or derived files git rebuilds (first: %s)",
+                             r, r == 1 ? "y" : "ies", dir, found);
+        else if (r < 0)
+                sbx_git_note(g, "git: WARNING: could not check the objects the jail could change in '%s': %s; "
+                                "run `git fsck` there before trusting what git checks out",
+                             dir, e.msg);
+}
+
 void sbx_git_commit_finish(struct sbx_profile *pr, struct sbx_caller *caller, struct sbx_result *res)
 {
         struct sbx_git *g = &pr->gitstate;
         const struct sbx_plan *p = &pr->plan;
         const char *seq = NULL;
         size_t k = 0;
+
+        for (size_t i = 0; i < g->n_roots; i++)
+                check_objects(g, caller, &g->roots[i]);
 
         /* The state tmpfs came home in plan order. */
         for (size_t i = 0; i < p->n_mounts && k < SBX_MAX_STATE; i++) {

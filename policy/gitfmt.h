@@ -60,6 +60,8 @@ struct sbx_git_index_info {
                                     * not 'A'..'Z') that this parser does not know:
                                     * git refuses such an index */
         char exts[64];     /* the signatures seen, "TREE,REUC,..." (truncated) */
+        size_t entries_end; /* the offset where the entries end and the extensions start */
+        bool sparse;       /* has the "sdir" extension (a sparse index) */
 };
 
 /* Walks the index in @buf (@len bytes) of a repository whose object names are

@@ -71,9 +71,14 @@ static bool has_dest(const struct sbx_plan *p, const char *dest)
 
 int sbx_git_bind(struct sbx_plan *p, enum sbx_mount_kind kind, const char *src, const char *dest, struct sbx_error *e)
 {
+        int r;
+
         if (has_dest(p, dest))
                 return 0;
-        return sbx_plan_add_mount(p, kind, src, dest, 0, e);
+        if ((r = sbx_plan_add_mount(p, kind, src, dest, 0, e)) < 0)
+                return r;
+        p->mounts[p->n_mounts - 1].git = true;
+        return 0;
 }
 
 int sbx_git_hold(struct sbx_git *g, struct sbx_caller *caller, const char *dir, const char *name, struct sbx_error *e)
@@ -254,15 +259,23 @@ static bool join_rel(const char *base, const char *rel, char *out, size_t size)
         return true;
 }
 
-/* A path from git's configuration (core.hooksPath, core.fsmonitor) or a symlinked
- * hooks directory: when it lies in the working tree, protected.  @value relative: to
- * @base. */
-static int guard_config_path(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const char *base,
-                             const char *value, struct sbx_error *e)
+/* A repository the host's git uses whose working tree reaches into a writable place:
+ * the place's own, one enclosing it, or one nested in it. */
+struct repo {
+        const char *top;    /* its working tree's top */
+        const char *gitdir; /* its git directory (worktrees/NAME for a linked worktree) */
+        const char *common; /* the repository's own directory */
+};
+
+/* A path of git's configuration that lies in @pl: protected.  A hooks directory below
+ * another (husky's .husky/_, whose hooks run the scripts in .husky/) is protected with
+ * its parent. */
+static int guard_used_path(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const struct repo *rp,
+                           const char *base, const char *value, bool hooks, struct sbx_error *e)
 {
         char path[PATH_MAX];
         const char *rel;
-        int r;
+        char *slash;
 
         if (!value || !value[0])
                 return 0;
@@ -271,11 +284,17 @@ static int guard_config_path(struct sbx_profile *pr, struct sbx_caller *caller, 
                 value += 2;
         }
         if (!join_rel(base, value, path, sizeof(path))) {
-                r = sbx_error_set(e, "validate", EPERM, "", value,
-                                  "git reads hooks from '%s' (from '%s'), which sbx cannot place without following the working tree's symlinks",
-                                  value, base);
-                sbx_error_hint(e, "name the hook directory without '..' (core.hooksPath)");
+                int r = sbx_error_set(e, "validate", EPERM, "", value,
+                                      "git reads hooks or configuration from '%s' (from '%s'), which sbx cannot place without "
+                                      "following the working tree's symlinks",
+                                      value, base);
+                sbx_error_hint(e, "name it without '..' in git's configuration");
                 return r;
+        }
+        if (hooks && (slash = strrchr(path, '/')) && slash != path) {
+                *slash = '\0';
+                if (strcmp(path, rp->top) == 0 || !below(pl, path))
+                        *slash = '/';
         }
         rel = below(pl, path);
         return rel ? guard(pr, caller, pl, rel, e) : 0;
@@ -288,6 +307,7 @@ struct config_walk {
         struct sbx_profile *pr;
         struct sbx_caller *caller;
         const struct place *pl;
+        const struct repo *rp;
         const char *dir;       /* of the file being read, for relative includes */
         unsigned depth;
         struct sbx_error *e;
@@ -296,25 +316,40 @@ struct config_walk {
 
 static int read_config(struct config_walk *w, const char *path);
 
+/* Every word of a command line that names a file: a script git runs through it. */
+static int guard_command_words(struct config_walk *w, const char *value)
+{
+        for (const char *s = value; *s && w->r >= 0;) {
+                size_t n = strcspn(s, " \t\"'");
+                char word[PATH_MAX];
+
+                if (n && n < sizeof(word)) {
+                        snprintf(word, sizeof(word), "%.*s", (int)n, s);
+                        if (strchr(word, '/'))
+                                w->r = guard_used_path(w->pr, w->caller, w->pl, w->rp, w->rp->top, word, false, w->e);
+                }
+                s += n;
+                s += strspn(s, " \t\"'");
+        }
+        return w->r;
+}
+
 static int on_config(const char *name, const char *value, void *userdata)
 {
         struct config_walk *w = userdata;
         char inc[PATH_MAX];
 
         if (strcmp(name, "core.hookspath") == 0) {
-                w->r = guard_config_path(w->pr, w->caller, w->pl, w->pl->host, value, w->e);
-        } else if (strcmp(name, "core.fsmonitor") == 0 && value && strchr(value, '/')) {
-                char word[PATH_MAX];
-
-                /* A command line: its first word is the program. */
-                snprintf(word, sizeof(word), "%.*s", (int)strcspn(value, " \t"), value);
-                w->r = guard_config_path(w->pr, w->caller, w->pl, w->pl->host, word, w->e);
+                w->r = guard_used_path(w->pr, w->caller, w->pl, w->rp, w->rp->top, value, true, w->e);
+        } else if (strcmp(name, "core.fsmonitor") == 0 && value) {
+                w->r = guard_command_words(w, value);
         } else if (strcmp(name, "extensions.objectformat") == 0 && value) {
                 w->pr->gitstate.hash_len = strcasecmp(value, "sha256") == 0 ? 32 : 20;
         } else if (value && (strcmp(name, "include.path") == 0 ||
                              (strncmp(name, "includeif.", 10) == 0 && strlen(name) > 15 &&
                               strcmp(name + strlen(name) - 5, ".path") == 0))) {
-                /* Every include, whatever its condition: protecting more is harmless. */
+                /* Every include, whatever its condition (protecting more is harmless):
+                 * the file itself is configuration, and so is what it says. */
                 bool home = value[0] == '~' && value[1] == '/';
 
                 if (w->depth < INCLUDE_DEPTH &&
@@ -322,6 +357,8 @@ static int on_config(const char *name, const char *value, void *userdata)
                              sizeof(inc))) {
                         struct config_walk sub = *w;
 
+                        if (below(w->pl, inc) && (w->r = guard(w->pr, w->caller, w->pl, below(w->pl, inc), w->e)) < 0)
+                                return w->r;
                         sub.depth++;
                         w->r = read_config(&sub, inc);
                 }
@@ -359,7 +396,7 @@ static int read_config(struct config_walk *w, const char *path)
 
 /* A hooks/ that is a symlink (to a tracked directory, say): where it leads is where
  * the host's git runs hooks from. */
-static int guard_hooks_link(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const char *common,
+static int guard_hooks_link(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const struct repo *rp,
                             struct sbx_error *e)
 {
         _cleanup_close_ int fd = -1;
@@ -368,7 +405,7 @@ static int guard_hooks_link(struct sbx_profile *pr, struct sbx_caller *caller, c
         struct stat st;
         ssize_t n;
 
-        if (!join(path, sizeof(path), common, "hooks") ||
+        if (!join(path, sizeof(path), rp->common, "hooks") ||
             caller->open(caller, path, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &soft) < 0 || fstat(fd, &st) < 0 ||
             !S_ISLNK(st.st_mode))
                 return 0;
@@ -376,15 +413,15 @@ static int guard_hooks_link(struct sbx_profile *pr, struct sbx_caller *caller, c
         if (n <= 0)
                 return 0;
         target[n] = '\0';
-        return guard_config_path(pr, caller, pl, common, target, e);
+        return guard_used_path(pr, caller, pl, rp, rp->common, target, true, e);
 }
 
-/* The configuration the host's git reads in this repository: system, global, the
- * repository's own and its worktree's. */
-static int guard_hooks(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const char *gitdir,
-                       const char *common, bool strict, struct sbx_error *e)
+/* The configuration the host's git reads in @rp: system, global, the repository's own
+ * and its worktree's, with their includes. */
+static int guard_hooks(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const struct repo *rp, bool strict,
+                       struct sbx_error *e)
 {
-        struct config_walk w = { .strict = strict, .pr = pr, .caller = caller, .pl = pl, .e = e };
+        struct config_walk w = { .strict = strict, .pr = pr, .caller = caller, .pl = pl, .rp = rp, .e = e };
         char path[PATH_MAX];
         int r;
 
@@ -395,11 +432,11 @@ static int guard_hooks(struct sbx_profile *pr, struct sbx_caller *caller, const 
                 return r;
         if (pr->plan.home && snprintf(path, sizeof(path), "%s/.gitconfig", pr->plan.home) > 0 && (r = read_config(&w, path)) < 0)
                 return r;
-        if (join(path, sizeof(path), common, "config") && (r = read_config(&w, path)) < 0)
+        if (join(path, sizeof(path), rp->common, "config") && (r = read_config(&w, path)) < 0)
                 return r;
-        if (join(path, sizeof(path), gitdir, "config.worktree") && (r = read_config(&w, path)) < 0)
+        if (join(path, sizeof(path), rp->gitdir, "config.worktree") && (r = read_config(&w, path)) < 0)
                 return r;
-        return guard_hooks_link(pr, caller, pl, common, e);
+        return guard_hooks_link(pr, caller, pl, rp, e);
 }
 
 /* ---- submodules ----------------------------------------------------------------------- */
@@ -509,10 +546,11 @@ static int gitdir_of(struct sbx_caller *caller, const char *tree, char *out, siz
         return r < 0 ? r : sbx_fd_path(fd, out, size, target, e);
 }
 
-/* Every submodule of the working tree at @pl/@prefix (index in @gitdir): its .git
- * read-only, and those of its own submodules, @depth levels down. */
-static int guard_submodules(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const char *prefix,
-                            const char *gitdir, unsigned depth, bool strict, struct sbx_error *e)
+/* Every submodule of the working tree at @top (index in @gitdir) that lies in @pl: its
+ * .git read-only, and those of its own submodules, @depth levels down.  @record: the
+ * workspace's own repository, whose gitlinks the copy back holds the index to. */
+static int guard_submodules(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const char *top,
+                            const char *gitdir, unsigned depth, bool strict, bool record, struct sbx_error *e)
 {
         struct sbx_error soft = { 0 };
         struct links l = { 0 };
@@ -522,26 +560,24 @@ static int guard_submodules(struct sbx_profile *pr, struct sbx_caller *caller, c
                 links_free(&l);
                 return 0; /* an index git cannot read names no submodule */
         }
-
         for (size_t i = 0; r >= 0 && i < l.n; i++) {
-                char rel[PATH_MAX], tree[PATH_MAX], sub[PATH_MAX];
+                char tree[PATH_MAX], dotgit[PATH_MAX], sub[PATH_MAX];
                 struct sbx_error ignored = { 0 };
+                const char *rel;
 
                 if (!sbx_git_path_ok(l.v[i], strlen(l.v[i]), SBX_GIT_MODE_GITLINK))
                         continue; /* git itself refuses such a path */
-                if (snprintf(rel, sizeof(rel), "%s%s%s/.git", prefix, prefix[0] ? "/" : "", l.v[i]) >= (int)sizeof(rel))
-                        continue;
-                if (depth == 0 && push(&pr->gitstate.gitlinks, &pr->gitstate.n_gitlinks, l.v[i]) < 0) {
+                if (record && depth == 0 && push(&pr->gitstate.gitlinks, &pr->gitstate.n_gitlinks, l.v[i]) < 0) {
                         r = oom(e);
                         break;
                 }
-                if ((r = guard(pr, caller, pl, rel, e)) < 0)
+                if (!join(tree, sizeof(tree), top, l.v[i]) || !join(dotgit, sizeof(dotgit), tree, ".git"))
+                        continue;
+                if ((rel = below(pl, dotgit)) && (r = guard(pr, caller, pl, rel, e)) < 0)
                         break;
                 /* The submodule's own submodules, when it is checked out. */
-                rel[strlen(rel) - 5] = '\0';
-                if (depth + 1 < SUBMODULE_DEPTH && join(tree, sizeof(tree), pl->host, rel) &&
-                    gitdir_of(caller, tree, sub, sizeof(sub), &ignored) >= 0)
-                        r = guard_submodules(pr, caller, pl, rel, sub, depth + 1, strict, e);
+                if (depth + 1 < SUBMODULE_DEPTH && gitdir_of(caller, tree, sub, sizeof(sub), &ignored) >= 0)
+                        r = guard_submodules(pr, caller, pl, tree, sub, depth + 1, strict, false, e);
         }
         links_free(&l);
         return r;
@@ -596,28 +632,186 @@ static int linked(struct sbx_caller *caller, const char *tree, char *gitdir, cha
         return 0;
 }
 
-/* The .git at the top of the writable place @pl: read-only (protect), or the commit
- * mode's private tops (the workspace under `filesystem.git: commit`); made, empty,
- * where there is none, so that the jail cannot make one.  In protect mode a repository
- * the host's git could not read either (a broken .git file, config or index) is no
- * reason to refuse the run: there is nothing of it that git would run. */
-static int guard_tree(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, bool workspace,
-                      struct sbx_error *e)
+/* A .git git would take for the repository: a "gitdir:" file (git stops at a broken
+ * one), or a directory with its HEAD file. */
+static bool usable_gitdir(struct sbx_caller *caller, const char *dotgit, const struct stat *st)
+{
+        _cleanup_close_ int fd = -1;
+        struct sbx_error ignored = { 0 };
+        struct stat head;
+        char path[PATH_MAX];
+
+        if (S_ISREG(st->st_mode))
+                return true;
+        return join(path, sizeof(path), dotgit, "HEAD") &&
+               caller->open(caller, path, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &ignored) == 0 && fstat(fd, &head) == 0 &&
+               S_ISREG(head.st_mode);
+}
+
+/* What the host's git reads of @rp and finds in @pl: hook directories and included
+ * configuration its config places there, the .git of its submodules there, and its
+ * git directory itself when that lies there (--separate-git-dir inside the tree). */
+static int guard_repo(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const struct repo *rp, bool strict,
+                      bool record, struct sbx_error *e)
+{
+        const char *rel;
+        int r;
+
+        if ((r = guard_hooks(pr, caller, pl, rp, strict, e)) < 0 ||
+            (r = guard_submodules(pr, caller, pl, rp->top, rp->gitdir, 0, strict, record, e)) < 0)
+                return r;
+        /* (The .git at the top of the place is guard_place()'s: read-only, or commit
+         * mode's private top.) */
+        for (int i = 0; i < 2; i++) {
+                const char *dir = i ? rp->common : rp->gitdir;
+
+                if ((rel = below(pl, dir)) && strcmp(rel, ".git") != 0 && strncmp(rel, ".git/", 5) != 0 &&
+                    (r = guard(pr, caller, pl, rel, e)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* The repository whose working tree is @tree (its .git there): its git directory and
+ * common directory.  0, or -errno when @tree has none git would use. */
+static int repo_at(struct sbx_caller *caller, const char *tree, char *gitdir, char *common, struct sbx_error *e)
+{
+        _cleanup_free_ char *cd = NULL;
+        _cleanup_close_ int fd = -1;
+        char path[PATH_MAX];
+        size_t len;
+        int r;
+
+        if ((r = gitdir_of(caller, tree, gitdir, PATH_MAX, e)) < 0)
+                return r;
+        snprintf(common, PATH_MAX, "%s", gitdir);
+        if (!join(path, sizeof(path), gitdir, "commondir"))
+                return 0;
+        r = sbx_git_read(caller, path, PATH_MAX, &cd, &len, e);
+        if (r < 0 || !cd) {
+                *e = (struct sbx_error){ 0 };
+                return 0;
+        }
+        cd[strcspn(cd, "\r\n")] = '\0';
+        if (cd[0] != '/' && !join(path, sizeof(path), gitdir, cd))
+                return 0;
+        if (caller->open(caller, cd[0] == '/' ? cd : path, O_PATH | O_DIRECTORY, SBX_ACCESS_READ, &fd, e) < 0 ||
+            sbx_fd_path(fd, common, PATH_MAX, path, e) < 0) {
+                *e = (struct sbx_error){ 0 };
+                snprintf(common, PATH_MAX, "%s", gitdir);
+        }
+        return 0;
+}
+
+/* The repository @pl lies in, when its top is above @pl (the workspace is a
+ * subdirectory of a project): its submodules and hook directories in @pl. */
+static int guard_enclosing(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, struct sbx_error *e)
+{
+        char top[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX];
+        struct sbx_error soft = { 0 };
+        char *slash;
+
+        snprintf(top, sizeof(top), "%s", pl->host);
+        while ((slash = strrchr(top, '/'))) {
+                struct repo rp = { .top = top, .gitdir = gitdir, .common = common };
+
+                if (slash == top) {
+                        if (!top[1])
+                                return 0;
+                        top[1] = '\0';
+                } else {
+                        *slash = '\0';
+                }
+                if (repo_at(caller, top, gitdir, common, &soft) == 0)
+                        return guard_repo(pr, caller, pl, &rp, false, false, e);
+                soft = (struct sbx_error){ 0 };
+                if (strcmp(top, "/") == 0)
+                        return 0;
+        }
+        return 0;
+}
+
+/* Repositories already inside @pl, below its top: the host's git reads each when it
+ * runs there, so each .git is read-only too, with what its config places in @pl.
+ * Looked for NESTED_DEPTH levels down, never in dependency and build trees (git does
+ * not run there); what a jail makes anew in a subdirectory is doc/THREATS.md's. */
+#define NESTED_DEPTH 3
+#define NESTED_MAX 20000 /* directories looked at, at most */
+
+static bool not_searched(const char *name)
+{
+        static const char *const skip[] = { ".git", "node_modules", ".venv", "venv", "__pycache__", "target", ".cache",
+                                            ".tox", ".gradle", ".m2", "dist", "build", NULL };
+
+        for (size_t i = 0; skip[i]; i++)
+                if (strcmp(name, skip[i]) == 0)
+                        return true;
+        return false;
+}
+
+static int guard_nested_in(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const char *dir,
+                           unsigned depth, size_t *seen, struct sbx_error *e)
+{
+        _cleanup_close_ int fd = -1;
+        struct sbx_error soft = { 0 };
+        struct dirent *de;
+        DIR *d;
+        int r = 0;
+
+        if (caller->open(caller, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &soft) < 0 || !(d = fdopendir(fd)))
+                return 0; /* what the caller cannot list, its git cannot run in either */
+        fd = -1;
+        while (r >= 0 && (de = readdir(d)) && ++*seen < NESTED_MAX) {
+                char sub[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX], dotgit[PATH_MAX];
+                struct repo rp = { .top = sub, .gitdir = gitdir, .common = common };
+                const char *rel;
+
+                if (de->d_type != DT_DIR || de->d_name[0] == '\0' || strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+                    not_searched(de->d_name) || !join(sub, sizeof(sub), dir, de->d_name) || !join(dotgit, sizeof(dotgit), sub, ".git"))
+                        continue;
+                if (repo_at(caller, sub, gitdir, common, &soft) == 0 && (rel = below(pl, dotgit))) {
+                        if ((r = guard(pr, caller, pl, rel, e)) >= 0)
+                                r = guard_repo(pr, caller, pl, &rp, false, false, e);
+                } else if (depth + 1 < NESTED_DEPTH) {
+                        r = guard_nested_in(pr, caller, pl, sub, depth + 1, seen, e);
+                }
+                soft = (struct sbx_error){ 0 };
+        }
+        closedir(d);
+        return r;
+}
+
+/* The writable place @pl, as the host's git finds it: the .git at its top read-only
+ * (protect), or the commit mode's private tops (the workspace under `filesystem.git:
+ * commit`); made, empty, where there is none, so that the jail cannot make one.  Then
+ * what that repository, one enclosing @pl and ones nested in it place in @pl.  In
+ * protect mode a repository the host's git could not read either (a broken .git file,
+ * config or index) is no reason to refuse the run: there is nothing of it git would
+ * run. */
+static int guard_place(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, bool workspace,
+                       struct sbx_error *e)
 {
         bool commit = workspace && pr->gitstate.mode == SBX_GIT_COMMIT;
         char dotgit[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX];
+        struct repo rp = { .top = pl->host, .gitdir = gitdir, .common = common };
         _cleanup_close_ int fd = -1;
         struct sbx_error soft = { 0 };
+        size_t seen = 0;
         struct stat st;
         int r;
 
+        if ((r = guard_enclosing(pr, caller, pl, e)) < 0 || (r = guard_nested_in(pr, caller, pl, pl->host, 0, &seen, e)) < 0)
+                return r;
         if (!join(dotgit, sizeof(dotgit), pl->host, ".git"))
                 return sbx_error_set(e, "validate", ENAMETOOLONG, "", pl->host, "path too long");
         r = caller->open(caller, dotgit, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &soft);
         soft = (struct sbx_error){ 0 };
-        /* What is not a directory or a .git file (missing, a symlink) is guard()'s. */
-        if (r < 0 || fstat(fd, &st) < 0 || !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) || !workspace)
-                return guard(pr, caller, pl, ".git", e);
+        /* What is not a directory or a .git file (missing, a symlink) is guard()'s; and
+         * with no git directory git would use there, the top itself must not become
+         * one: git takes a directory holding HEAD, objects/ and refs/ for a bare
+         * repository (safe.bareRepository is "all" by default), so HEAD is held too. */
+        if (r < 0 || fstat(fd, &st) < 0 || !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) || !usable_gitdir(caller, dotgit, &st))
+                return (r = guard(pr, caller, pl, ".git", e)) < 0 ? r : guard(pr, caller, pl, "HEAD", e);
         /* A directory stays the host's, read-only, unless commit mode replaces it; a
          * .git file (a linked worktree's) is the host's, read-only, always. */
         if ((!commit || S_ISREG(st.st_mode)) && (r = guard(pr, caller, pl, ".git", e)) < 0)
@@ -625,11 +819,10 @@ static int guard_tree(struct sbx_profile *pr, struct sbx_caller *caller, const s
         if (S_ISDIR(st.st_mode)) {
                 snprintf(gitdir, sizeof(gitdir), "%s", dotgit);
                 snprintf(common, sizeof(common), "%s", dotgit);
-        } else if ((r = linked(caller, pl->host, gitdir, common, commit ? e : &soft)) < 0) {
+        } else if ((r = commit ? linked(caller, pl->host, gitdir, common, e) : repo_at(caller, pl->host, gitdir, common, &soft)) < 0) {
                 return commit ? r : 0;
         }
-        if ((r = guard_hooks(pr, caller, pl, gitdir, common, commit, e)) < 0 ||
-            (r = guard_submodules(pr, caller, pl, "", gitdir, 0, commit, e)) < 0)
+        if ((r = guard_repo(pr, caller, pl, &rp, commit, workspace, e)) < 0)
                 return r;
         return commit ? sbx_git_commit_prepare(pr, caller, gitdir, common, e) : 0;
 }
@@ -645,7 +838,7 @@ int sbx_git_prepare(struct sbx_profile *pr, struct sbx_caller *caller, struct sb
         if (p->workspace_mode == SBX_WS_RW && p->workspace) {
                 struct place pl = { .host = p->workspace, .jail = p->workspace };
 
-                if ((r = guard_tree(pr, caller, &pl, true, e)) < 0)
+                if ((r = guard_place(pr, caller, &pl, true, e)) < 0)
                         return r;
         }
         /* The top of every read-write bind that is a directory. */
@@ -670,25 +863,29 @@ int sbx_git_prepare(struct sbx_profile *pr, struct sbx_caller *caller, struct sb
                         continue;
                 struct place pl = { .host = real, .jail = dest };
 
-                if ((r = guard_tree(pr, caller, &pl, false, e)) < 0)
+                if ((r = guard_place(pr, caller, &pl, false, e)) < 0)
                         return r;
         }
         return 0;
 }
 
-/* The symlinks the jail may have left in the host's refs/ and logs/ (git appends to
- * a reflog through a symlink): removed, and said. */
+/* What the jail may have left in the host's refs/ and logs/ that git would write or
+ * block through (a symlink: git appends to a reflog through it; a FIFO): removed,
+ * and said.  A tree the sweep could not finish is said too, loudly. */
 static void sweep(struct sbx_git *g, struct sbx_caller *caller)
 {
         for (size_t i = 0; i < g->n_sweep; i++) {
                 struct sbx_error e = { 0 };
                 char found[PATH_MAX] = "";
-                int r = caller->symlinks(caller, g->sweep[i], true, found, sizeof(found), &e);
+                int r = caller->strays(caller, g->sweep[i], true, found, sizeof(found), &e);
 
                 if (r > 0)
-                        sbx_git_note(g, "git: removed %d symlink(s) the jail left under '%s' (first: '%s')", r, g->sweep[i], found);
+                        sbx_git_note(g, "git: removed %d symlink(s) or other non-files the jail left under '%s' (first: '%s')", r,
+                                     g->sweep[i], found);
                 else if (r < 0)
-                        sbx_git_note(g, "git: could not check '%s' for symlinks: %s", g->sweep[i], e.msg);
+                        sbx_git_note(g, "git: WARNING: could not check all of '%s' for symlinks the jail may have left: %s; "
+                                        "check it before running git there (find '%s' ! -type f ! -type d)", g->sweep[i], e.msg,
+                                     g->sweep[i]);
         }
 }
 

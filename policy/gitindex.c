@@ -732,6 +732,8 @@ int sbx_git_index_walk(const uint8_t *buf, size_t len, size_t hash_len,
         info->n_entries = x.n_entries;
         info->split = x.split;
         info->unknown_required_ext = x.unknown_required;
+        info->entries_end = x.ents_end;
+        info->sparse = x.sdir;
 
         /* pass 2: the entries, then the paths the extensions name */
         if ((r = walk_entries(&x, fn, userdata)) != 0 || (x.tree_n && (r = ext_tree(&x, x.tree, x.tree_n, fn, userdata)) != 0) ||

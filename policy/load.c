@@ -14,6 +14,7 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/path.h"
+#include <nettle/sha2.h>
 #include "profile.h"
 
 #ifndef SBX_PROFILE_DIR
@@ -341,6 +342,21 @@ static int home_of(uid_t uid, char *buf, size_t size)
         return -ENOENT;
 }
 
+/* {workspace_id}: a name of the workspace's own for what a profile keeps per project
+ * (the build profile's caches), so that a jail on one project reaches nothing another
+ * project's jails left. */
+static void workspace_id(struct sbx_vars *v)
+{
+        uint8_t digest[SHA256_DIGEST_SIZE];
+        struct sha256_ctx c;
+
+        sha256_init(&c);
+        sha256_update(&c, strlen(v->workspace), (const uint8_t *)v->workspace);
+        sha256_digest(&c, sizeof(digest), digest);
+        for (size_t i = 0; i < 8; i++)
+                snprintf(v->workspace_id + 2 * i, 3, "%02x", digest[i]);
+}
+
 int sbx_vars_init(struct sbx_vars *v, const char *workspace, struct sbx_diag *d)
 {
         const char *tmpdir = getenv("TMPDIR");
@@ -366,6 +382,7 @@ int sbx_vars_init(struct sbx_vars *v, const char *workspace, struct sbx_diag *d)
         } else if (!getcwd(v->workspace, sizeof(v->workspace))) {
                 return sbx_diag_at(d, "workspace", NULL, "cannot find the current directory: %s", strerror(errno));
         }
+        workspace_id(v);
         return 0;
 }
 
@@ -377,6 +394,7 @@ int sbx_vars_init_for(struct sbx_vars *v, uid_t uid, const char *workspace, char
         snprintf(v->tmp, sizeof(v->tmp), "/tmp");
         if (snprintf(v->workspace, sizeof(v->workspace), "%s", workspace) >= (int)sizeof(v->workspace))
                 return sbx_diag_at(d, "workspace", NULL, "the workspace path is too long");
+        workspace_id(v);
         return 0;
 }
 
@@ -433,6 +451,7 @@ int sbx_profile_store_read(struct sbx_profile_store *st, struct sbx_diag *d)
         int r;
 
         vars.env = no_env;
+        workspace_id(&vars);
         *st = (struct sbx_profile_store){ 0 };
         for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++)
                 if ((r = store_dir(st, search_dirs[i], d)) < 0)

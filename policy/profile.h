@@ -14,9 +14,10 @@
 #include "git.h"
 #include "yaml.h"
 
-/* What the paths of a profile may say: {workspace}, {home}, {uid}, {tmp}. */
+/* What the paths of a profile may say: {workspace}, {workspace_id}, {home}, {uid}, {tmp}. */
 struct sbx_vars {
         char workspace[4096]; /* canonical host path */
+        char workspace_id[17]; /* 16 hex digits of the SHA-256 of the workspace path */
         char home[4096];
         char tmp[4096];
         unsigned uid;

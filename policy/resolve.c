@@ -4,6 +4,7 @@
  * its binds are checked against the profile's roots by validation), then the system
  * view, the environment taken from the caller, and the execute allowlist. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,22 @@ static void memory_wx(struct sbx_profile *pr)
         pr->plan.mdwe = pr->mdwe >= 0 ? pr->mdwe == 1 : pr->commands.mode == SBX_CMD_ALLOWLIST;
 }
 
+/* The home as the user database spells it may pass through symlinks (/home -> /data/home);
+ * validation compares canonical paths, so it protects the home under both spellings. */
+static int real_home(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error *e)
+{
+        char real[PATH_MAX];
+        struct sbx_error ignored;
+
+        free(p->home_real);
+        p->home_real = NULL;
+        if (caller->realpath(caller, p->home, real, sizeof(real), &ignored) < 0 || strcmp(real, p->home) == 0)
+                return 0; /* no home there: nothing of it to protect */
+        if (!(p->home_real = strdup(real)))
+                return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+        return 0;
+}
+
 int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_plan *cli, bool net_set, const struct sbx_vars *vars,
                         struct sbx_caller *caller, struct sbx_error *e)
 {
@@ -202,6 +219,8 @@ int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_plan *cli, bool
         p->home = strdup(vars->home);
         if (!p->workspace || !p->home || !p->hostname)
                 return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+        if ((r = real_home(p, caller, e)) < 0)
+                return r;
         /* The execute allowlist is looked up on the profile's PATH, before the caller's
          * --env could point it into the workspace. */
         memory_wx(pr);

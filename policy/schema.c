@@ -77,11 +77,13 @@ static int expand(struct sbx_walk *c, const struct sbx_node *n, const char *in, 
                         val = vars_of(c)->home;
                 else if (len == 5 && strncmp(s, "{uid}", len) == 0)
                         val = uid;
+                else if (len == 14 && strncmp(s, "{workspace_id}", len) == 0)
+                        val = vars_of(c)->workspace_id;
                 else if (len == 5 && strncmp(s, "{tmp}", len) == 0)
                         val = vars_of(c)->tmp;
                 else
                         return sbx_diag_at(c->d, c->file, n,
-                                           "'%s': unknown variable '%.*s' (known: {workspace}, {home}, {uid}, {tmp})",
+                                           "'%s': unknown variable '%.*s' (known: {workspace}, {workspace_id}, {home}, {uid}, {tmp})",
                                            c->path, (int)len, s);
                 if (o + strlen(val) >= sizeof(out))
                         goto too_long;

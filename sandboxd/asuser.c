@@ -28,7 +28,7 @@
 #include "../lib/cleanup.h"
 #include "daemon.h"
 
-enum { OP_OPEN = 1, OP_MKDIR, OP_HOLD, OP_RELEASE, OP_REPLACE, OP_SYMLINKS };
+enum { OP_OPEN = 1, OP_MKDIR, OP_HOLD, OP_RELEASE, OP_REPLACE, OP_STRAYS, OP_REALPATH, OP_OBJECTS };
 
 struct request {
         int op;
@@ -42,7 +42,7 @@ struct request {
 struct reply {
         int r;
         struct sbx_error err;
-        char found[PATH_MAX]; /* OP_SYMLINKS */
+        char found[PATH_MAX]; /* OP_STRAYS, OP_REALPATH, OP_OBJECTS */
 };
 
 struct asuser {
@@ -131,9 +131,16 @@ static void serve(int sock)
                 case OP_REPLACE:
                         rep.r = sbx_caller_self.replace(&sbx_caller_self, rq.path, rq.name, in, &rq.expect, &rep.err);
                         break;
-                case OP_SYMLINKS:
-                        rep.r = sbx_caller_self.symlinks(&sbx_caller_self, rq.path, rq.flags != 0, rep.found, sizeof(rep.found),
+                case OP_STRAYS:
+                        rep.r = sbx_caller_self.strays(&sbx_caller_self, rq.path, rq.flags != 0, rep.found, sizeof(rep.found),
                                                          &rep.err);
+                        break;
+                case OP_OBJECTS:
+                        rep.r = sbx_caller_self.objects(&sbx_caller_self, rq.path, rq.expect.ctime_ns, (size_t)rq.flags, rep.found,
+                                                          sizeof(rep.found), &rep.err);
+                        break;
+                case OP_REALPATH:
+                        rep.r = sbx_caller_self.realpath(&sbx_caller_self, rq.path, rep.found, sizeof(rep.found), &rep.err);
                         break;
                 default:
                         rep.r = sbx_error_set(&rep.err, "validate", EINVAL, "", "", "unknown request to the caller's helper");
@@ -259,12 +266,35 @@ static int as_replace(struct sbx_caller *c, const char *dir, const char *name, i
         return as_dirop(c, OP_REPLACE, dir, name, src, expect, 0, e);
 }
 
-static int as_symlinks(struct sbx_caller *c, const char *dir, bool remove, char *found, size_t size, struct sbx_error *e)
+static int as_strays(struct sbx_caller *c, const char *dir, bool remove, char *found, size_t size, struct sbx_error *e)
 {
         static struct request rq;
         int r;
 
-        rq = (struct request){ .op = OP_SYMLINKS, .flags = remove };
+        rq = (struct request){ .op = OP_STRAYS, .flags = remove };
+        if ((r = fill_path(&rq, dir, NULL, e)) < 0)
+                return r;
+        return ask(c, &rq, -1, NULL, found, size, e);
+}
+
+static int as_realpath(struct sbx_caller *c, const char *path, char *buf, size_t size, struct sbx_error *e)
+{
+        static struct request rq;
+        int r;
+
+        rq = (struct request){ .op = OP_REALPATH };
+        if ((r = fill_path(&rq, path, NULL, e)) < 0)
+                return r;
+        return ask(c, &rq, -1, NULL, buf, size, e);
+}
+
+static int as_objects(struct sbx_caller *c, const char *dir, int64_t since_ns, size_t hash_len, char *found, size_t size,
+                      struct sbx_error *e)
+{
+        static struct request rq;
+        int r;
+
+        rq = (struct request){ .op = OP_OBJECTS, .flags = (int)hash_len, .expect.ctime_ns = since_ns };
         if ((r = fill_path(&rq, dir, NULL, e)) < 0)
                 return r;
         return ask(c, &rq, -1, NULL, found, size, e);
@@ -292,7 +322,8 @@ int asuser_start(uid_t uid, gid_t gid, const gid_t *groups, size_t n_groups, str
         close(sv[1]);
         the_helper = (struct asuser){ .sock = sv[0], .pid = pid };
         *ret = (struct sbx_caller){ .open = as_open, .mkdir = as_mkdir, .hold = as_hold, .release = as_release,
-                                    .replace = as_replace, .symlinks = as_symlinks, .data = &the_helper };
+                                    .replace = as_replace, .strays = as_strays,
+                                    .realpath = as_realpath, .objects = as_objects, .data = &the_helper };
         return 0;
 }
 

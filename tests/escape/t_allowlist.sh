@@ -69,3 +69,13 @@ held "strict: a payload run by a listed shell" -- sh -c "$WS/payload"
 # The allowlist still lets its own programs run.
 sbx --profile strict --workspace "$WS" -- ls "$WS"
 if [[ $RC == 0 ]] && grep -q payload "$OUT"; then t_ok "strict: ls runs"; else t_fail "strict: ls runs" "$(run_info)"; fi
+
+# Code a git-profile jail left in the workspace's .git (whose objects/ it may write):
+# the git directory's binds are never executable under the allowlist either.
+if command -v git >/dev/null && command -v python3 >/dev/null; then
+	git init -q "$WS" && mkdir -p "$WS/.git/objects/info" && cp "$WS/libpwn.so" "$WS/.git/objects/info/l.so"
+	printf 'import ctypes, os\nctypes.CDLL(os.getcwd() + "/.git/objects/info/l.so")\n' >"$WS/dl.py"
+	control "a library dlopen'ed from .git" -- python3 dl.py
+	held "strict: a library dlopen'ed from .git" -- python3 dl.py
+	rm -rf "$WS/.git" "$WS/dl.py"
+fi

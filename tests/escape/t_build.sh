@@ -50,8 +50,16 @@ else
 	t_check "build: ~/.m2 is not in the jail" "$(head -c 200 "$OUT")" eval '! grep -q settings.xml "$OUT"'
 fi
 
+# One project's jail reaches nothing another project's jails left: the cache (and the
+# compiler_check planted in it above) is per workspace.
+mkdir -p "$T/home/proj2" && chown "$uid:$uid" "$T/home/proj2"
+SBX_AS=$uid sbx --profile build --workspace "$T/home/proj2" -- /bin/sh -c 'cat /var/cache/sbx/ccache/ccache.conf; ls -A /var/cache/sbx; true'
+if [[ $RC == 0 ]] && ! grep -q compiler_check "$OUT" && [[ $(find "$T/home/.cache/sbx/build" -mindepth 1 -maxdepth 1 -type d | wc -l) == 2 ]]; then
+	t_ok "build: another project's jail has a cache of its own, without what the first planted"
+else t_fail "build: another project's jail has a cache of its own, without what the first planted" "$(run_info); $(head -c 300 "$OUT")"; fi
+
 # The caches are used: two fresh jails, one compile each; the second hits.
-rm -f "$T/home/.cache/sbx/build/ccache/ccache.conf"
+rm -f "$T"/home/.cache/sbx/build/*/ccache/ccache.conf
 for i in 1 2; do
 	SBX_AS=$uid sbx --profile build --workspace "$T/home/proj" -- ccache gcc -c x.c -o x.o
 done

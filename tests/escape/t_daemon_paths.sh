@@ -81,6 +81,26 @@ else
 fi
 rm -f "$WS/cache" "$WS/up"
 
+# Mount points inside a bind: never made by sandboxd's root in a directory the caller
+# may not write, nor an oracle of what lies there (an existing file and an absent name
+# answer alike).
+before=$(ls -la "$VHOME")
+for dest in "$VHOME/made" "$VHOME/secret/x" "$VHOME/absent/x"; do
+	usbx --workspace "$WS" --ro /var/tmp --tmpfs "$dest" -- /bin/true
+	if [[ ($RC == 125 || $RC == 126) && $(grep -c . "$ERR") == 1 ]] && grep -q "Permission denied" "$ERR" && ! grep -q "Not a directory" "$ERR"; then
+		t_ok "--tmpfs at '${dest#"$VHOME"/}' in another user's 0700 directory: refused as the caller would be"
+	else t_fail "--tmpfs at '${dest#"$VHOME"/}' in another user's 0700 directory: refused as the caller would be" "rc=$RC err=$(head -c 300 "$ERR")"; fi
+done
+usbx --workspace "$WS" --ro /var/tmp --ro "/etc/hostname:$VHOME/.bashrc" -- /bin/true
+if [[ ($RC == 125 || $RC == 126) && $(ls -la "$VHOME") == "$before" ]]; then t_ok "mount points: nothing made in the other user's directory"
+else t_fail "mount points: nothing made in the other user's directory" "rc=$RC now: $(ls -la "$VHOME" | tr '\n' ' ')"; fi
+# In the caller's own workspace a missing directory is made, by the caller.
+usbx --workspace "$WS" --tmpfs "$WS/made/deep" -- /bin/true
+if [[ $RC == 0 && $(stat -c %U "$WS/made" 2>/dev/null) == "$U" && $(stat -c %U "$WS/made/deep" 2>/dev/null) == "$U" ]]; then
+	t_ok "mount points in the caller's workspace are made by the caller"
+else t_fail "mount points in the caller's workspace are made by the caller" "rc=$RC $(ls -la "$WS/made" 2>&1 | head -3)"; fi
+rm -rf "$WS/made"
+
 # ---- the git profile through sandboxd: the commit comes back, as the caller
 if command -v git >/dev/null; then
 	ug() { setpriv --reuid="$U" --regid="$U" --init-groups env HOME="$WS" GIT_CONFIG_NOSYSTEM=1 git -C "$WS" "$@"; }
@@ -101,6 +121,18 @@ if command -v git >/dev/null; then
 		t_ok "git profile through sandboxd: sequencer state stays in the jail, and a note says so"
 	else
 		t_fail "git profile through sandboxd: sequencer state stays in the jail, and a note says so" "rc=$RC err=$(head -c 300 "$ERR")"
+	fi
+	# A rewritten object is dropped, through sandboxd as in direct mode (as the caller).
+	o=$(ug rev-parse HEAD:b)
+	printf 'import os, zlib\np = ".git/objects/%s/%s"\nn = b"forged\\n"\nos.chmod(p, 0o644)\nopen(p, "wb").write(zlib.compress(b"blob %%d\\0" %% len(n) + n))\n' \
+		"${o:0:2}" "${o:2}" >"$WS/.sbx-rw.py"
+	chown "$U:$U" "$WS/.sbx-rw.py"
+	usbx --profile git --workspace "$WS" -- python3 .sbx-rw.py
+	rm -f "$WS/.sbx-rw.py"
+	if [[ $RC == 0 ]] && grep -q "^sbx-run: note: git: dropped 1 entry" "$ERR" && ! ug cat-file -p "$o" 2>/dev/null | grep -q forged; then
+		t_ok "git profile through sandboxd: an object rewritten under its name is dropped"
+	else
+		t_fail "git profile through sandboxd: an object rewritten under its name is dropped" "rc=$RC err=$(head -c 300 "$ERR")"
 	fi
 	rm -rf "$WS/.git"
 	usbx --workspace "$WS" -- /bin/sh -c 'mkdir .git 2>/dev/null; echo x > .git/config 2>/dev/null; true'

@@ -125,3 +125,34 @@ if useradd --system -M -d "$T/home" -s /usr/sbin/nologin "$user" 2>/dev/null; th
 else
 	t_skip "the caller's home is protected" "cannot create a test user"
 fi
+
+# ---- a home the user database names through a symlink (/home -> /data/home): protected
+# under its real path too
+user2=sbxj$$
+userdel "$user2" >/dev/null 2>&1
+mkdir -p "$T/real/u/proj" && ln -s "$T/real" "$T/homes"
+if useradd --system -M -d "$T/homes/u" -s /usr/sbin/nologin "$user2" 2>/dev/null; then
+	t_defer "userdel $user2"
+	uid2=$(id -u "$user2")
+	chown -R "$uid2:$uid2" "$T/real/u"
+	for args in "--workspace $T/real/u" "--workspace $T/real/u/proj --rw $T/real/u:/h" "--workspace $T/real"; do
+		# shellcheck disable=SC2086
+		SBX_AS=$uid2 sbx $args -- /bin/sh -c 'echo planted > .bashrc; touch /h/.bashrc 2>/dev/null; true'
+		if [[ $RC == 125 && ! -e $T/real/u/.bashrc ]]; then t_ok "home through a symlink, refused: ${args//$T/\$T}"
+		else t_fail "home through a symlink, refused: ${args//$T/\$T}" "$(run_info)"; fi
+	done
+	(cd "$T/homes/u" && SBX_AS=$uid2 sbx -- /bin/sh -c 'echo planted > .bashrc')
+	if [[ $RC == 125 && ! -e $T/real/u/.bashrc ]]; then t_ok "home through a symlink, refused as the default workspace (the cwd)"
+	else t_fail "home through a symlink, refused as the default workspace (the cwd)" "$(run_info)"; fi
+else
+	t_skip "a home through a symlink is protected" "cannot create a test user"
+fi
+
+# ---- a mount carried through a symlink in another bind: never onto the system's files
+mkdir -p "$T/d" && ln -sfn /usr/bin "$T/d/x"
+printf '#!/bin/sh\necho payload\n' >"$T/payload" && chmod +x "$T/payload"
+for profile in workspace strict; do
+	sbx --profile "$profile" --workspace "$WS" --ro "$T/d:/opt/d" --ro "$T/payload:/opt/d/x/ls" -- /bin/sh -c 'head -c 9 /usr/bin/ls'
+	if [[ $RC == 125 ]] && grep -q "symlink" "$ERR" && ! grep -q payload "$OUT"; then t_ok "$profile: a bind through a symlink in another bind is refused"
+	else t_fail "$profile: a bind through a symlink in another bind is refused" "$(run_info)"; fi
+done

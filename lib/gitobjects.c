@@ -173,11 +173,10 @@ static bool is_hex(const char *s, size_t n)
 /* @name in @at, and everything below it, without following anything. */
 static int remove_tree(int at, const char *name, int depth)
 {
-        _cleanup_close_ int fd = -1;
         struct stat st;
         DIR *d;
         struct dirent *de;
-        int r = 0;
+        int fd, r = 0;
 
         if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                 return errno == ENOENT ? 0 : -errno;
@@ -186,9 +185,13 @@ static int remove_tree(int at, const char *name, int depth)
         if (depth > MAX_DEPTH)
                 return -ELOOP;
         fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0 || !(d = fdopendir(fd)))
+        if (fd < 0)
                 return -errno;
-        fd = -1; /* the DIR owns it */
+        if (!(d = fdopendir(fd))) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
         while ((de = readdir(d)))
                 if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 && r == 0)
                         r = remove_tree(dirfd(d), de->d_name, depth + 1);
@@ -281,14 +284,18 @@ static int each_changed(struct walk *w, int parent, const char *dir, bool all,
                         int (*fn)(struct walk *w, int at, const char *dir, const char *name, const struct stat *st, void *u),
                         void *u)
 {
-        _cleanup_close_ int fd = openat(parent, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int fd = openat(parent, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         struct dirent *de;
         DIR *d;
         int r = 0;
 
-        if (fd < 0 || !(d = fdopendir(fd)))
+        if (fd < 0)
                 return -errno;
-        fd = -1;
+        if (!(d = fdopendir(fd))) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
         while (r == 0 && (de = readdir(d))) {
                 struct stat st;
 

@@ -39,7 +39,7 @@ static void hash_update(struct hasher *h, const uint8_t *p, size_t n)
 }
 
 /* "<type> <size>": one of git's four types, a decimal size without leading zeros. */
-static bool parse_header(const char *h, uint64_t *size)
+static bool parse_header(const char *h, uint64_t max, uint64_t *size)
 {
         static const char *const types[] = { "blob", "tree", "commit", "tag" };
         const char *sp = strchr(h, ' '), *d;
@@ -59,7 +59,7 @@ static bool parse_header(const char *h, uint64_t *size)
                 n = n * 10 + (uint64_t)(*d - '0');
         }
         *size = n;
-        return n <= SBX_LOOSE_OBJECT_MAX;
+        return n <= max;
 }
 
 struct loose {
@@ -67,7 +67,7 @@ struct loose {
         char header[32];
         size_t header_len;
         bool in_header;
-        uint64_t declared, body;
+        uint64_t max, declared, body;
 };
 
 /* What inflate produced: hashed whole; the header taken off its front. */
@@ -78,7 +78,7 @@ static bool consume(struct loose *l, const uint8_t *p, size_t n)
                 if (*p == '\0') {
                         l->header[l->header_len] = '\0';
                         l->in_header = false;
-                        if (!parse_header(l->header, &l->declared))
+                        if (!parse_header(l->header, l->max, &l->declared))
                                 return false;
                 } else if (l->header_len + 1 >= sizeof(l->header)) {
                         return false;
@@ -98,10 +98,11 @@ static int bad(char *why, size_t size, const char *what)
         return -EBADMSG;
 }
 
-int sbx_loose_object_check(const uint8_t *data, size_t len, size_t hash_len, uint8_t *digest, char *why, size_t size)
+int sbx_loose_object_check(const uint8_t *data, size_t len, size_t hash_len, uint64_t max, uint64_t *inflated, uint8_t *digest,
+                           char *why, size_t size)
 {
         static uint8_t out[64 * 1024];
-        struct loose l = { .h.len = hash_len, .in_header = true };
+        struct loose l = { .h.len = hash_len, .in_header = true, .max = max };
         z_stream z = { 0 };
         size_t fed = 0;
         int zr;
@@ -129,9 +130,10 @@ int sbx_loose_object_check(const uint8_t *data, size_t len, size_t hash_len, uin
                         inflateEnd(&z);
                         return bad(why, size, zr == Z_BUF_ERROR ? "the zlib stream is cut short" : "not a zlib stream");
                 }
+                *inflated += sizeof(out) - z.avail_out;
                 if (!consume(&l, out, sizeof(out) - z.avail_out)) {
                         inflateEnd(&z);
-                        return bad(why, size, l.in_header ? "not an object header" : "more content than its header says");
+                        return bad(why, size, l.in_header ? "not an object header, or larger than sbx checks" : "more content than its header says");
                 }
         } while (zr != Z_STREAM_END);
         inflateEnd(&z);
@@ -148,6 +150,11 @@ int sbx_loose_object_check(const uint8_t *data, size_t len, size_t hash_len, uin
 
 /* ---- the store -------------------------------------------------------------------- */
 
+struct inode {
+        dev_t dev;
+        ino_t ino;
+};
+
 struct walk {
         int64_t since;
         size_t hash_len;
@@ -155,7 +162,34 @@ struct walk {
         int removed;
         char *found;
         size_t size;
+        uint64_t inflated;     /* against SBX_OBJECTS_INFLATE_BUDGET */
+        struct inode *linked;  /* changed objects with several names, seen once */
+        size_t n_linked;
+        int error;             /* the first thing the walk could not do */
 };
+
+/* The walk goes on past a failure; the first one is what it returns. */
+static int failed(struct walk *w, int r)
+{
+        if (r < 0 && w->error == 0)
+                w->error = r;
+        return 0;
+}
+
+/* An inode with several names: true the second time it is met. */
+static bool seen_linked(struct walk *w, const struct stat *st)
+{
+        struct inode *v;
+
+        for (size_t i = 0; i < w->n_linked; i++)
+                if (w->linked[i].dev == st->st_dev && w->linked[i].ino == st->st_ino)
+                        return true;
+        if ((v = reallocarray(w->linked, w->n_linked + 1, sizeof(*v)))) {
+                w->linked = v;
+                v[w->n_linked++] = (struct inode){ st->st_dev, st->st_ino };
+        }
+        return false;
+}
 
 static bool changed(const struct walk *w, const struct stat *st)
 {
@@ -170,6 +204,29 @@ static bool is_hex(const char *s, size_t n)
         return s[n] == '\0';
 }
 
+/* A directory the jail left, opened without following; one it made unreadable is made
+ * readable first (what the jail made is the caller's). */
+static int open_dir(int at, const char *name)
+{
+        int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+        if (fd < 0 && errno == EACCES && fchmodat(at, name, 0755, AT_SYMLINK_NOFOLLOW) == 0)
+                fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        return fd;
+}
+
+/* unlinkat(), in a directory the jail may have made read-only. */
+static int unlink_in(int at, const char *name, int flags)
+{
+        struct stat st;
+
+        if (unlinkat(at, name, flags) == 0 || errno == ENOENT)
+                return 0;
+        if (errno != EACCES || fstat(at, &st) < 0 || fchmod(at, (st.st_mode & 07777) | 0700) < 0 || unlinkat(at, name, flags) < 0)
+                return errno == ENOENT ? 0 : -errno;
+        return 0;
+}
+
 /* @name in @at, and everything below it, without following anything. */
 static int remove_tree(int at, const char *name, int depth)
 {
@@ -181,11 +238,12 @@ static int remove_tree(int at, const char *name, int depth)
         if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                 return errno == ENOENT ? 0 : -errno;
         if (!S_ISDIR(st.st_mode))
-                return unlinkat(at, name, 0) < 0 && errno != ENOENT ? -errno : 0;
+                return unlink_in(at, name, 0);
+        /* git reads no directory below objects/xx or pack: one left too deep to remove
+         * is harmless, and said. */
         if (depth > MAX_DEPTH)
                 return -ELOOP;
-        fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0)
+        if ((fd = open_dir(at, name)) < 0)
                 return -errno;
         if (!(d = fdopendir(fd))) {
                 r = -errno;
@@ -193,23 +251,20 @@ static int remove_tree(int at, const char *name, int depth)
                 return r;
         }
         while ((de = readdir(d)))
-                if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 && r == 0)
-                        r = remove_tree(dirfd(d), de->d_name, depth + 1);
+                if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+                        int k = remove_tree(dirfd(d), de->d_name, depth + 1);
+
+                        r = r < 0 ? r : k;
+                }
         closedir(d);
-        if (r == 0 && unlinkat(at, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
-                r = -errno;
-        return r;
+        return r < 0 ? r : unlink_in(at, name, AT_REMOVEDIR);
 }
 
 static int drop(struct walk *w, int at, const char *dir, const char *name, const char *why)
 {
-        int r = remove_tree(at, name, 0);
-
-        if (r < 0)
-                return r;
         if (w->removed++ == 0)
                 snprintf(w->found, w->size, "%s/%s%s%s: %s", w->shown, dir, *dir ? "/" : "", name, why);
-        return 0;
+        return failed(w, remove_tree(at, name, 0));
 }
 
 /* A verified object with other names too: copied afresh under its own, so that no other
@@ -221,7 +276,7 @@ static int unshare(int at, const char *name, const void *data, size_t len)
         const uint8_t *p = data;
 
         snprintf(tmp, sizeof(tmp), "tmp_sbx_%d", (int)getpid());
-        (void)unlinkat(at, tmp, 0);
+        (void)remove_tree(at, tmp, 0);
         fd = openat(at, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
         if (fd < 0)
                 return -errno;
@@ -248,6 +303,7 @@ static int check_loose(struct walk *w, int at, const char *dir, const char *name
         _cleanup_close_ int fd = -1;
         uint8_t digest[SHA256_DIGEST_SIZE];
         char hex[2 * SHA256_DIGEST_SIZE + 1], why[128];
+        uint64_t left = w->inflated < SBX_OBJECTS_INFLATE_BUDGET ? SBX_OBJECTS_INFLATE_BUDGET - w->inflated : 0;
         struct stat st;
         void *map;
         int r;
@@ -256,13 +312,16 @@ static int check_loose(struct walk *w, int at, const char *dir, const char *name
                 return drop(w, at, dir, name, "not an object's name");
         fd = openat(at, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-                return drop(w, at, dir, name, "not a regular file");
+                return drop(w, at, dir, name, "not a regular file git can read");
         if (st.st_size == 0)
                 return drop(w, at, dir, name, "empty");
+        /* One content has one name: a second name of the same file is not it. */
+        if (st.st_nlink > 1 && seen_linked(w, &st))
+                return drop(w, at, dir, name, "another name of a file already checked");
         map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map == MAP_FAILED)
                 return drop(w, at, dir, name, "cannot be read");
-        r = sbx_loose_object_check(map, (size_t)st.st_size, w->hash_len, digest, why, sizeof(why));
+        r = sbx_loose_object_check(map, (size_t)st.st_size, w->hash_len, left, &w->inflated, digest, why, sizeof(why));
         if (r == 0) {
                 for (size_t i = 0; i < w->hash_len; i++)
                         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
@@ -276,40 +335,41 @@ static int check_loose(struct walk *w, int at, const char *dir, const char *name
         munmap(map, (size_t)st.st_size);
         if (r == -EBADMSG)
                 return drop(w, at, dir, name, why);
-        return r;
+        if (r < 0) /* not made a file of its own: not kept */
+                return drop(w, at, dir, name, "linked elsewhere and cannot be copied");
+        return 0;
 }
 
-/* The entries of @dir that changed (all of them when @all) through @fn. */
+/* The entries of @dir that changed (all of them when @all) through @fn; past any
+ * failure. */
 static int each_changed(struct walk *w, int parent, const char *dir, bool all,
                         int (*fn)(struct walk *w, int at, const char *dir, const char *name, const struct stat *st, void *u),
                         void *u)
 {
-        int fd = openat(parent, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int fd = open_dir(parent, dir);
         struct dirent *de;
         DIR *d;
-        int r = 0;
 
         if (fd < 0)
-                return -errno;
+                return failed(w, -errno);
         if (!(d = fdopendir(fd))) {
-                r = -errno;
                 close(fd);
-                return r;
+                return failed(w, -ENOMEM);
         }
-        while (r == 0 && (de = readdir(d))) {
+        while ((de = readdir(d))) {
                 struct stat st;
 
                 if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
                         continue;
                 if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-                        r = errno == ENOENT ? 0 : -errno;
+                        failed(w, errno == ENOENT ? 0 : -errno);
                         continue;
                 }
                 if (all || changed(w, &st))
-                        r = fn(w, dirfd(d), dir, de->d_name, &st, u);
+                        failed(w, fn(w, dirfd(d), dir, de->d_name, &st, u));
         }
         closedir(d);
-        return r;
+        return 0;
 }
 
 static int loose_entry(struct walk *w, int at, const char *dir, const char *name, const struct stat *st, void *u)
@@ -358,8 +418,8 @@ static int pack_entry(struct walk *w, int at, const char *dir, const char *name,
                         return 0;
         char(*v)[NAME_MAX + 1] = reallocarray(p->bases, p->n + 1, sizeof(*v));
 
-        if (!v)
-                return -ENOMEM;
+        if (!v) /* what cannot be verified is not kept */
+                return drop(w, at, dir, name, "out of memory to verify it");
         p->bases = v;
         snprintf(v[p->n++], sizeof(v[0]), "%s", base);
         return 0;
@@ -403,14 +463,13 @@ static bool pack_verified(int at, const char *base, size_t hash_len)
 
 static int check_packs(struct walk *w, int objects)
 {
-        _cleanup_close_ int fd = openat(objects, "pack", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        _cleanup_close_ int fd = open_dir(objects, "pack");
         struct packs p = { 0 };
-        int r;
 
         if (fd < 0)
-                return -errno;
-        r = each_changed(w, objects, "pack", false, pack_entry, &p);
-        for (size_t i = 0; r == 0 && i < p.n; i++) {
+                return failed(w, -errno);
+        (void)each_changed(w, objects, "pack", false, pack_entry, &p);
+        for (size_t i = 0; i < p.n; i++) {
                 char name[NAME_MAX + 1];
                 struct stat st;
                 bool pair = true;
@@ -422,13 +481,13 @@ static int check_packs(struct walk *w, int objects)
                 if (pair && pack_verified(fd, p.bases[i], w->hash_len))
                         continue;
                 /* The pair and everything git keeps beside it under that name. */
-                for (int k = 0; r == 0 && k < 2; k++) {
+                for (int k = 0; k < 2; k++) {
                         snprintf(name, sizeof(name), "%s.%s", p.bases[i], k ? "idx" : "pack");
-                        r = drop(w, fd, "pack", name, "a pack git's index-pack --verify does not accept with its index");
+                        (void)drop(w, fd, "pack", name, "a pack git's index-pack --verify does not accept with its index");
                 }
         }
         free(p.bases);
-        return r;
+        return 0;
 }
 
 /* ---- the whole store -------------------------------------------------------------- */
@@ -454,13 +513,15 @@ int sbx_objects_check(int at, const char *shown, int64_t since_ns, size_t hash_l
                       struct sbx_error *e)
 {
         struct walk w = { .since = since_ns, .hash_len = hash_len, .shown = shown, .found = found, .size = size };
-        int r;
 
         found[0] = '\0';
         if (hash_len != SHA1_DIGEST_SIZE && hash_len != SHA256_DIGEST_SIZE)
                 return sbx_error_set(e, "git", EINVAL, "", shown, "unknown object hash");
-        r = each_changed(&w, at, ".", true, top_entry, NULL);
-        if (r < 0)
-                return sbx_error_set(e, "git", -r, "", shown, "cannot check the objects the jail could write");
+        (void)each_changed(&w, at, ".", true, top_entry, NULL);
+        free(w.linked);
+        if (w.error < 0)
+                return sbx_error_set(e, "git", -w.error, "", shown,
+                                     "could not finish checking the objects the jail could write (%d entr%s dropped; first: %s)",
+                                     w.removed, w.removed == 1 ? "y" : "ies", w.removed ? found : "none");
         return w.removed;
 }

@@ -16,8 +16,10 @@
  * check that every object in it hashes to the name the index gives); anything else that
  * changed -- derived files, alternates, temporary files, symlinks, FIFOs -- is removed
  * (git rebuilds what it derives).  A changed object that is also linked elsewhere is
- * copied so that no other name can change it later.  This runs with exactly the
- * caller's rights (lib/caller.h). */
+ * copied so that no other name can change it later, and its other names are dropped
+ * unread.  The walk does not stop at what it cannot do: the rest is checked all the
+ * same, and the first failure reported.  This runs with exactly the caller's rights
+ * (lib/caller.h). */
 #pragma once
 
 #include <stddef.h>
@@ -26,12 +28,17 @@
 
 #include "error.h"
 
-#define SBX_LOOSE_OBJECT_MAX (8ull << 30) /* a larger declared size is refused */
+/* What one check inflates in all: a jail's small zlib bombs, or one bomb under many
+ * names, must not keep the host busy.  What is left unchecked when it is spent is
+ * dropped. */
+#define SBX_OBJECTS_INFLATE_BUDGET (8ull << 30)
 
 /* @data (@len bytes, a loose object file as git writes it: zlib) inflates to a valid
- * header and exactly the size it declares, with nothing after the stream; its hash
- * (@hash_len 20: SHA-1, 32: SHA-256) in @digest.  0, or -EBADMSG with @why. */
-int sbx_loose_object_check(const uint8_t *data, size_t len, size_t hash_len, uint8_t *digest, char *why, size_t size);
+ * header and exactly the size it declares, at most @max, with nothing after the stream;
+ * its hash (@hash_len 20: SHA-1, 32: SHA-256) in @digest.  What it inflated is added to
+ * *@inflated.  0, or -EBADMSG with @why. */
+int sbx_loose_object_check(const uint8_t *data, size_t len, size_t hash_len, uint64_t max, uint64_t *inflated, uint8_t *digest,
+                           char *why, size_t size);
 
 /* The check described above on the objects directory @at (shown as @shown), for what
  * changed at or after @since_ns.  Returns how many entries were removed (the first one

@@ -23,12 +23,15 @@ static void check_plain(const uint8_t *plain, size_t len, const uint8_t *z, size
         uint8_t digest[SHA1_DIGEST_SIZE], want[SHA1_DIGEST_SIZE];
         char why[128];
         const uint8_t *nul = memchr(plain, '\0', len);
-        int r = sbx_loose_object_check(z, zlen, SHA1_DIGEST_SIZE, digest, why, sizeof(why));
+        uint64_t inflated = 0;
+        int r = sbx_loose_object_check(z, zlen, SHA1_DIGEST_SIZE, SBX_OBJECTS_INFLATE_BUDGET, &inflated, digest, why, sizeof(why));
         struct sha1_ctx c;
         size_t t = 0;
 
         if (r != 0)
                 return;
+        if (inflated != len)
+                abort();
         /* Accepted: a known type, a size that is the body's, the digest of it all. */
         for (; t < 4 && strncmp((const char *)plain, types[t], strlen(types[t])) != 0; t++)
                 ;
@@ -48,8 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uLongf zlen = compressBound((uLong)size);
         uint8_t *z = malloc(zlen);
 
-        (void)sbx_loose_object_check(data, size, SHA1_DIGEST_SIZE, digest, why, sizeof(why));
-        (void)sbx_loose_object_check(data, size, SHA256_DIGEST_SIZE, digest, why, sizeof(why));
+        uint64_t inflated = 0;
+
+        (void)sbx_loose_object_check(data, size, SHA1_DIGEST_SIZE, SBX_OBJECTS_INFLATE_BUDGET, &inflated, digest, why, sizeof(why));
+        (void)sbx_loose_object_check(data, size, SHA256_DIGEST_SIZE, 1 << 20, &inflated, digest, why, sizeof(why));
         if (z && compress(z, &zlen, data, (uLong)size) == Z_OK)
                 check_plain(data, size, z, zlen);
         free(z);

@@ -44,19 +44,20 @@ host_uses() {
 	true
 }
 
-# planted NAME PLANT PROFILE... -- the control from the host, then from a jail of each
-# PROFILE; PLANT is shell run in $WS with $MARK set, after new_repo; CHECK (a function
+# planted NAME PLANT PROFILE...: the control from the host, then from a jail of each
+# PROFILE; PLANT is shell run in $WS with $MARK set, after new_repo and $SETUP (shell
+# run by the host, optional); CHECK (a function
 # name in $CHECK, optional) says more from the host after each jail run.
 planted() {
 	local name=$1 plant=$2 profile why
 	shift 2
-	new_repo || { t_fail "$name: setup" "cannot make a repository"; return; }
+	new_repo && (cd "$WS" && "${E[@]}" bash -c "${SETUP:-:}") >/dev/null 2>&1 || { t_fail "$name: setup" "cannot make a repository"; return; }
 	(cd "$WS" && "${E[@]}" MARK="$MARK" bash -c "$plant") >/dev/null 2>&1
 	host_uses
 	if [[ -e $MARK ]]; then t_ok "$name: control, planted from the host it runs"
 	else t_fail "$name: control, planted from the host it runs" "the host's git did not run it: the test proves nothing"; fi
 	for profile in "$@"; do
-		new_repo
+		new_repo && (cd "$WS" && "${E[@]}" bash -c "${SETUP:-:}") >/dev/null 2>&1
 		sbx --profile "$profile" --workspace "$WS" --env MARK="$MARK" -- /bin/bash -c "$plant; echo ran > .sbx-ran"
 		[[ -e $WS/.sbx-ran ]] || { t_fail "$name ($profile): not tested" "the jail did not run: $(run_info)"; continue; }
 		rm -f "$WS/.sbx-ran"
@@ -244,3 +245,69 @@ sbx --profile git --workspace "$WS" -- /bin/bash -c "echo 'benign change' >> a &
 if [[ $RC == 0 && $(hgit diff --cached --name-only) == a && -z $(hgit diff --name-only) ]]; then
 	t_ok "cache tree: the staged change itself comes back staged"
 else t_fail "cache tree: the staged change itself comes back staged" "$(run_info); cached: $(hgit diff --cached --name-only | tr '\n' ' ')"; fi
+
+# ---- f06: commands git takes from tracked files of the working tree
+fsmon_cfg='printf "[core]\n\tfsmonitor = \"echo fsmonitor > $MARK; false\"\n"'
+SETUP='printf "[alias]\n\tst = status\n" > .gitconfig && git add .gitconfig && git commit -qm cfg && git config include.path ../.gitconfig' \
+	planted "include.path of a tracked file" "$fsmon_cfg >> .gitconfig" git workspace
+SETUP='mkdir conf && printf "[alias]\n\tst = status\n" > conf/git.inc && git add conf && git commit -qm cfg &&
+	git config include.path ../conf/git.inc' \
+	planted "include.path of a tracked file, its directory renamed and replaced" \
+	"mv conf conf.old; mkdir conf; $fsmon_cfg > conf/git.inc" git workspace
+SETUP='mkdir conf && printf "[alias]\n\tst = status\n" > conf/git.inc && git add conf && git commit -qm cfg &&
+	git config "includeIf.gitdir:/.path" ../conf/git.inc' \
+	planted "includeIf.*.path of a tracked file" "$fsmon_cfg >> conf/git.inc" git workspace
+husky='mkdir -p .husky/_ && printf "#!/usr/bin/env sh\nn=\$(basename \"\$0\")\ns=\$(dirname \"\$(dirname \"\$0\")\")/\$n\n[ ! -f \"\$s\" ] && exit 0\nsh -e \"\$s\" \"\$@\"\n" > .husky/_/h &&
+	printf "#!/usr/bin/env sh\n. \"\$(dirname \"\$0\")/h\"\n" > .husky/_/pre-commit && chmod +x .husky/_/h .husky/_/pre-commit &&
+	echo "echo lint ok" > .husky/pre-commit && git add .husky && git commit -qm husky && git config core.hooksPath .husky/_'
+SETUP=$husky planted "husky v9: the script .husky/_/pre-commit runs" 'echo "echo husky > $MARK" >> .husky/pre-commit' git workspace
+SETUP=$husky planted "husky v9: .husky renamed and replaced" \
+	'mv .husky .h2; mkdir -p .husky; cp -r .h2/_ .husky/_; echo "echo husky > $MARK" > .husky/pre-commit' git workspace
+fsmon_sh='mkdir tools && printf "#!/bin/sh\nexit 1\n" > tools/fsmon.sh && git add tools && git commit -qm tools &&
+	git config core.fsmonitor "sh tools/fsmon.sh"'
+SETUP=$fsmon_sh planted "core.fsmonitor through an interpreter: its script" \
+	'printf "#!/bin/sh\necho fsmonitor > $MARK\nexit 1\n" > tools/fsmon.sh' git workspace
+SETUP=$fsmon_sh planted "core.fsmonitor through an interpreter: its directory renamed and replaced" \
+	'mv tools tools.old; mkdir tools; printf "#!/bin/sh\necho fsmonitor > $MARK\nexit 1\n" > tools/fsmon.sh' git workspace
+
+# ---- f07: read-write binds into git directories are refused, saying why
+new_repo
+hgit worktree add -q -b wtb "$T/wtb" >/dev/null 2>&1
+"${G[@]}" init -q -b main --separate-git-dir="$WS/meta" "$T/sep" >/dev/null 2>&1
+mkdir -p "$WS/plain" "$T/plain-ws-workspace" "$T/plain-ws-git"
+sbx --profile workspace --workspace "$WS" --rw "$WS/plain:/p" -- /bin/true
+if [[ $RC == 0 ]]; then t_ok "rw bind: control, a plain directory of the workspace is accepted"
+else t_fail "rw bind: control, a plain directory of the workspace is accepted" "$(run_info)"; fi
+for src in "$WS/.git" "$WS/.git/hooks" "$WS/.git/refs" "$WS/.git/config" "$WS/.git/worktrees/wtb" "$WS/meta"; do
+	for profile in workspace git; do
+		cp "$WS/.git/config" "$T/config.before"
+		sbx --profile "$profile" --workspace "$T/plain-ws-$profile" --rw "$src:/g" -- /bin/sh -c "echo x >> /g/config; echo x > /g/post-commit"
+		if [[ $RC == 125 ]] && grep -q "git directory" "$ERR" && cmp -s "$WS/.git/config" "$T/config.before"; then
+			t_ok "rw bind of ${src#"$WS"/} ($profile): refused, saying why"
+		else t_fail "rw bind of ${src#"$WS"/} ($profile): refused, saying why" "$(run_info)"; fi
+	done
+done 2>/dev/null
+# A read-write bind of another repository: its submodule's .git file is the host's.
+OTHER=$T/other
+other_repo() {
+	rm -rf "$OTHER" "$T/libsrc" "$MARK"
+	"${G[@]}" init -q -b main "$T/libsrc" && "${G[@]}" -C "$T/libsrc" commit -q --allow-empty -m l &&
+		"${G[@]}" init -q -b main "$OTHER" && "${G[@]}" -C "$OTHER" commit -q --allow-empty -m o &&
+		"${G[@]}" -C "$OTHER" -c protocol.file.allow=always submodule add -q "$T/libsrc" lib >/dev/null 2>&1 &&
+		"${G[@]}" -C "$OTHER" commit -qm sub
+}
+repoint='git init -q evil && printf "[core]\n\tfsmonitor = \"echo sub > $MARK; false\"\n" >> evil/.git/config'
+for form in "echo 'gitdir: ../evil/.git' > lib/.git" "mv lib lib.old; mkdir lib; echo 'gitdir: ../evil/.git' > lib/.git"; do
+	other_repo || { t_fail "rw bind of another repository: setup" "cannot make it"; break; }
+	(cd "$OTHER" && "${E[@]}" MARK="$MARK" bash -c "$repoint; $form") >/dev/null 2>&1
+	tgit -C "$OTHER" status
+	if [[ -e $MARK ]]; then t_ok "rw bind of another repository, its submodule ($form): control, planted from the host it runs"
+	else t_fail "rw bind of another repository, its submodule ($form): control, planted from the host it runs" "it did not"; fi
+	other_repo
+	sbx --profile workspace --workspace "$T/plain-ws-workspace" --rw "$OTHER:/other" --env MARK="$MARK" -- \
+		/bin/bash -c "cd /other; $repoint; $form; echo ran > /other/.sbx-ran"
+	[[ -e $OTHER/.sbx-ran ]] || { t_fail "rw bind of another repository ($form): not tested" "$(run_info)"; continue; }
+	tgit -C "$OTHER" status
+	if [[ -e $MARK ]]; then t_fail "rw bind of another repository, its submodule ($form): from a jail, the host's git runs nothing" "it ran"
+	else t_ok "rw bind of another repository, its submodule ($form): from a jail, the host's git runs nothing"; fi
+done

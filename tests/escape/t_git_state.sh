@@ -311,3 +311,31 @@ for form in "echo 'gitdir: ../evil/.git' > lib/.git" "mv lib lib.old; mkdir lib;
 	if [[ -e $MARK ]]; then t_fail "rw bind of another repository, its submodule ($form): from a jail, the host's git runs nothing" "it ran"
 	else t_ok "rw bind of another repository, its submodule ($form): from a jail, the host's git runs nothing"; fi
 done
+
+# ---- f05: the workspace is a subdirectory of a repository; that repository's submodule
+# under it is the host's
+PROJ=$T/proj
+proj_repo() {
+	rm -rf "$PROJ" "$T/libsrc" "$MARK"
+	"${G[@]}" init -q -b main "$T/libsrc" && "${G[@]}" -C "$T/libsrc" commit -q --allow-empty -m l &&
+		"${G[@]}" init -q -b main "$PROJ" && mkdir -p "$PROJ/src" && echo x >"$PROJ/src/x.c" && "${G[@]}" -C "$PROJ" add src &&
+		"${G[@]}" -C "$PROJ" commit -qm o &&
+		"${G[@]}" -C "$PROJ" -c protocol.file.allow=always submodule add -q "$T/libsrc" src/lib >/dev/null 2>&1 &&
+		"${G[@]}" -C "$PROJ" commit -qm sub
+}
+for form in "echo 'gitdir: ../evil/.git' > lib/.git" "mv lib lib.old; mkdir lib; echo 'gitdir: ../evil/.git' > lib/.git"; do
+	proj_repo || { t_fail "enclosing repository's submodule: setup" "cannot make it"; break; }
+	(cd "$PROJ/src" && "${E[@]}" MARK="$MARK" bash -c "$repoint; $form") >/dev/null 2>&1
+	tgit -C "$PROJ" status
+	if [[ -e $MARK ]]; then t_ok "enclosing repository's submodule ($form): control, planted from the host it runs"
+	else t_fail "enclosing repository's submodule ($form): control, planted from the host it runs" "it did not"; fi
+	for profile in workspace git; do
+		proj_repo
+		sbx --profile "$profile" --workspace "$PROJ/src" --env MARK="$MARK" -- /bin/bash -c "$repoint; $form; echo ran > .sbx-ran"
+		[[ -e $PROJ/src/.sbx-ran ]] || { t_fail "enclosing repository's submodule ($form, $profile): not tested" "$(run_info)"; continue; }
+		tgit -C "$PROJ" status
+		host_uses "$PROJ"
+		if [[ -e $MARK ]]; then t_fail "enclosing repository's submodule ($form, $profile): from a jail, the host's git runs nothing" "it ran"
+		else t_ok "enclosing repository's submodule ($form, $profile): from a jail, the host's git runs nothing"; fi
+	done
+done

@@ -167,6 +167,61 @@ except OSError as e: print('reached 0', e.errno)"
 if [[ $(cat "$L_COUNT") == 0 ]] && grep -q '^reached 0' "$OUT"; then t_ok "--net host: a host abstract socket is out of reach"
 else t_fail "--net host: a host abstract socket is out of reach" "listener got $(cat "$L_COUNT"); $(run_info)"; fi
 
+# ---- a bind at a tmpfs's destination: the broker trusts the jail's own tmpfs only, never
+# the host file system a bind puts at the same place (attack review 5, f08)
+start_listener unix "$T/ro/t.sock"; chmod 0777 "$T/ro/t.sock"; TMP_COUNT=$L_COUNT
+"$PYTHON" "$WS/connect.py" stream "$T/ro/t.sock" >/dev/null
+if wait_until 5 test "$(cat "$TMP_COUNT")" = 1; then t_ok "control: the host listener on the binds' file system counts a connection"
+else t_fail "control: the host listener on the binds' file system counts a connection" "count $(cat "$TMP_COUNT")"; fi
+echo 0 >"$TMP_COUNT"
+mkdir -p "$T/agent-tmp"
+chmod 0777 "$T/agent-tmp"
+# held_or_refused NAME COUNTFILE ARGS...: as held, or sbx-run refuses the binds (125).
+held_or_refused() {
+	local name=$1 count=$2
+	shift 2
+	sbx "$@"
+	if ((!HUNG)) && [[ $RC == 125 ]] && [[ $(cat "$count") == 0 ]]; then t_ok "$name (refused: $(head -c 120 "$ERR"))"
+	elif ((HUNG)) || ! grep -q '^reached' "$OUT"; then t_fail "$name" "not tested: $(run_info)"
+	elif [[ $(cat "$count") != 0 ]]; then t_fail "$name" "the host's listener got $(cat "$count")"
+	else t_ok "$name"; fi
+}
+held_or_refused "a --rw bind at /tmp, over the profile's tmpfs" "$TMP_COUNT" --profile workspace --workspace "$WS" \
+	--rw "$T/agent-tmp:/tmp" --ro "$T/ro:/r" -- python3 connect.py stream /r/t.sock
+held_or_refused "--tmpfs /x, then a --rw bind at /x" "$TMP_COUNT" --workspace "$WS" --tmpfs /x --rw "$T/agent-tmp:/x" \
+	--ro "$T/ro:/r" -- python3 connect.py stream /r/t.sock
+held_or_refused "a --rw bind at /x, then --tmpfs /x" "$TMP_COUNT" --workspace "$WS" --rw "$T/agent-tmp:/x" --tmpfs /x \
+	--ro "$T/ro:/r" -- python3 connect.py stream /r/t.sock
+held_or_refused "a --ro bind at /tmp, over the profile's tmpfs" "$TMP_COUNT" --profile workspace --workspace "$WS" \
+	--ro "$T/agent-tmp:/tmp" --ro "$T/ro:/r" -- python3 connect.py stream /r/t.sock
+# The host's own /tmp shared: a socket of the host's there.
+HTMP=$(mktemp -d /tmp/sbxt.XXXXXX)
+t_defer "rm -rf '$HTMP'"
+chmod 0777 "$HTMP"
+start_listener unix "$HTMP/s.sock"; chmod 0777 "$HTMP/s.sock"
+held_or_refused "--rw /tmp, the host's /tmp: a host socket there" "$L_COUNT" --profile workspace --workspace "$WS" \
+	--rw /tmp -- python3 connect.py stream "$HTMP/s.sock"
+
+# ---- the broker runs in the jail's PID 1: an address longer than sun_path (addrlen up to
+# and past sizeof(struct sockaddr_storage)) is refused, and PID 1 lives on (f09)
+long_py='import ctypes, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+buf = ctypes.create_string_buffer(socket.AF_UNIX.to_bytes(2, "little") + b"/tmp/" + b"A" * 250, 300)
+for n in (108, 109, 110, 111, 112, 120, 127, 128, 129, 200, 255):
+    s = socket.socket(socket.AF_UNIX)
+    r = libc.connect(s.fileno(), buf, n)
+    print("len", n, r, ctypes.get_errno())
+    s.close()
+path = "/tmp/own.sock"
+l = socket.socket(socket.AF_UNIX); l.bind(path); l.listen()
+c = socket.socket(socket.AF_UNIX); c.connect(path)
+print("broker alive")'
+echo "$long_py" >"$WS/long.py"
+sbx --workspace "$WS" --json -- python3 long.py
+if [[ $RC == 0 ]] && grep -qx "broker alive" "$OUT" && ! grep -q "overflow" "$ERR"; then
+	t_ok "connect() with addrlen up to 255: refused, the broker (PID 1) lives on"
+else t_fail "connect() with addrlen up to 255: refused, the broker (PID 1) lives on" "$(run_info); out: $(tr '\n' '|' <"$OUT" | head -c 300)"; fi
+
 # ---- the unprivileged path and sandboxd
 start_listener unix "$T/ro/u.sock"; chmod 0777 "$T/ro/u.sock"
 chown -R "$NOBODY:$NOBODY" "$WS"

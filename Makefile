@@ -31,10 +31,10 @@ LIB_SRCS = lib/error.c lib/strv.c lib/path.c lib/caller.c lib/json.c lib/plan.c 
            lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/audit.c
 # policy/: profiles, command rules, the shell tokenizer (libyaml links only here).
 POLICY_SRCS = $(sort $(wildcard policy/*.c))
-RUN_SRCS = sbx-run/options.c sbx-run/prepare.c sbx-run/summary.c sbx-run/client.c sbx-run/main.c
+RUN_SRCS = sbx-run/options.c sbx-run/summary.c sbx-run/client.c sbx-run/main.c
 # sandboxd: everything but main.c is also linked into the unit tests and fuzz targets.
 DAEMON_LIB_SRCS = $(filter-out sandboxd/main.c,$(sort $(wildcard sandboxd/*.c)))
-DAEMON_SRCS = $(DAEMON_LIB_SRCS) sbx-run/options.c sandboxd/main.c
+DAEMON_SRCS = $(DAEMON_LIB_SRCS) sandboxd/main.c
 SBINDIR = $(PREFIX)/sbin
 SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system

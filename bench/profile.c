@@ -32,7 +32,7 @@ int main(int argc, char **argv)
         for (int a = 1; a < argc; a++) {
                 for (int i = 0; i < ROUNDS; i++) {
                         struct sbx_profile pr;
-                        struct sbx_plan cli;
+                        struct sbx_ask cli;
                         struct sbx_vars vars;
                         struct sbx_diag d;
                         struct sbx_error e = { 0 };
@@ -40,15 +40,15 @@ int main(int argc, char **argv)
                         double t0 = now_us();
 
                         sbx_profile_init(&pr);
-                        sbx_plan_init(&cli);
+                        sbx_ask_init(&cli);
                         if (sbx_vars_init(&vars, NULL, &d) < 0 || sbx_profile_load(argv[a], &vars, &pr, &d) < 0 ||
-                            sbx_profile_resolve(&pr, &cli, false, &vars, &sbx_caller_self, &e) < 0 || sbx_cmd_check(&pr.commands, cmd, &v) < 0) {
+                            sbx_profile_resolve(&pr, &cli, &vars, &sbx_caller_self, &e) < 0 || sbx_cmd_check(&pr.commands, cmd, &v) < 0) {
                                 fprintf(stderr, "bench-profile: %s: failed\n", argv[a]);
                                 return 1;
                         }
                         t[i] = now_us() - t0;
                         sbx_profile_done(&pr);
-                        sbx_plan_done(&cli);
+                        sbx_ask_done(&cli);
                 }
                 qsort(t, ROUNDS, sizeof(t[0]), cmp);
                 printf("profile %-10s load+resolve+check: median %.0f us, p90 %.0f us\n", argv[a], t[ROUNDS / 2],

@@ -47,6 +47,7 @@ void sbx_plan_done(struct sbx_plan *p)
         sbx_strv_free(&p->roots_ro);
         sbx_strv_free(&p->roots_rw);
         sbx_strv_free(&p->exec_allow);
+        sbx_strv_free(&p->hide);
         *p = (struct sbx_plan){ 0 };
 }
 

@@ -132,6 +132,9 @@ struct sbx_plan {
                              * socket but stream/seqpacket pairs */
         bool exec_restricted;
         struct sbx_strv exec_allow;
+        /* Host sockets no jail may reach whatever it binds (sandboxd's own): validation
+         * puts /dev/null over each wherever a bind carries it. */
+        struct sbx_strv hide;
         /* No memory both writable and executable, none made executable once written:
          * PR_SET_MDWE in the command's process, and the seccomp filter's W^X rules. */
         bool mdwe;

@@ -518,6 +518,34 @@ static void order_mounts(struct sbx_plan *p)
         }
 }
 
+/* The sockets the plan hides (sandboxd's own, when it listens outside /run): wherever
+ * a bind carries one, by its canonical source, /dev/null goes over it, so that no
+ * jailed command can ask for a looser jail.  Last: the masks land on the binds. */
+static int mask_hidden(struct sbx_plan *p, struct sbx_error *e)
+{
+        size_t n = p->n_mounts;
+
+        for (size_t h = 0; h < p->hide.n; h++) {
+                const char *sock = p->hide.v[h];
+
+                for (size_t i = 0; i < n; i++) {
+                        const struct sbx_mount *m = &p->mounts[i];
+                        size_t len = m->source ? strlen(m->source) : 0;
+                        bool root = m->source && strcmp(m->source, "/") == 0;
+                        char dest[PATH_MAX];
+                        int r;
+
+                        if ((m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_RW) || !len ||
+                            strncmp(sock, m->source, len) != 0 || (sock[len] != '/' && !root))
+                                continue;
+                        snprintf(dest, sizeof(dest), "%s%s", strcmp(m->dest, "/") == 0 ? "" : m->dest, sock + (root ? 0 : len));
+                        if ((r = sbx_plan_add_mount(p, SBX_MOUNT_MASK, NULL, dest, 0, e)) < 0)
+                                return r;
+                }
+        }
+        return 0;
+}
+
 int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error *e)
 {
         struct stat ws = { 0 };
@@ -555,7 +583,7 @@ int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error
         if (p->workspace_mode != SBX_WS_NONE && (r = insert_workspace_mount(p, &ws, e)) < 0)
                 return r;
         order_mounts(p);
-        if ((r = sbx_check_mount_points(p, caller, e)) < 0)
+        if ((r = sbx_check_mount_points(p, caller, e)) < 0 || (r = check_submounts(p, e)) < 0)
                 return r;
-        return check_submounts(p, e);
+        return mask_hidden(p, e);
 }

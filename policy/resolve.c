@@ -17,38 +17,36 @@
 
 extern char **environ;
 
-static int too_much(struct sbx_error *e, const struct sbx_plan *p, const char *option, unsigned long long asked,
-                    unsigned long long limit, const char *unit)
-{
-        int r = sbx_error_set(e, "profile", EPERM, "", "", "%s %llu%s exceeds profile '%s''s limit of %llu%s", option, asked,
-                              unit, p->name, limit, unit);
-        sbx_error_hint(e, "ask for at most the profile's limit, or use a profile that allows more");
-        return r;
-}
-
 /* One limit: the caller may lower it, never raise it past a limit the profile sets. */
-static int narrow_limit(struct sbx_plan *p, uint64_t *have, uint64_t asked, const char *option, const char *unit,
-                        uint64_t scale, struct sbx_error *e)
+static int narrow_limit(struct sbx_plan *p, const struct sbx_option *o, uint64_t asked, struct sbx_error *e)
 {
-        if (!asked)
-                return 0;
-        if (*have && asked > *have)
-                return too_much(e, p, option, asked / scale, *have / scale, unit);
+        uint64_t *have = sbx_option_u64(p, o);
+        int r;
+
+        if (*have && asked > *have) {
+                r = sbx_error_set(e, "profile", EPERM, "", "", "--%s %llu%s exceeds profile '%s''s limit of %llu%s", o->cli,
+                                  (unsigned long long)(asked / o->scale), o->unit, p->name,
+                                  (unsigned long long)(*have / o->scale), o->unit);
+                sbx_error_hint(e, "ask for at most the profile's limit, or use a profile that allows more");
+                return r;
+        }
         *have = asked;
         return 0;
 }
 
-static int narrow_limits(struct sbx_plan *p, const struct sbx_plan *cli, struct sbx_error *e)
+static int narrow_limits(struct sbx_plan *p, const struct sbx_ask *ask, struct sbx_error *e)
 {
-        const struct sbx_limits *c = &cli->limits;
+        const struct sbx_limits *c = &ask->plan.limits;
         struct sbx_limits *l = &p->limits;
         int r;
 
-        if ((r = narrow_limit(p, &l->timeout_ms, c->timeout_ms, "--timeout", " ms", 1, e)) < 0 ||
-            (r = narrow_limit(p, &l->memory, c->memory, "--memory", " MiB", 1u << 20, e)) < 0 ||
-            (r = narrow_limit(p, &l->pids, c->pids, "--pids", "", 1, e)) < 0 ||
-            (r = narrow_limit(p, &l->cpu_seconds, c->cpu_seconds, "--cpu", " s", 1, e)) < 0)
-                return r;
+        for (size_t i = 0; i < sbx_option_count; i++) {
+                const struct sbx_option *o = &sbx_option_table[i];
+
+                if (o->limit && sbx_ask_given(ask, o) &&
+                    (r = narrow_limit(p, o, sbx_option_get_u64(&ask->plan, o), e)) < 0)
+                        return r;
+        }
         /* Limits asked for are never weakened; the profile's are, where it says the
          * cgroup is optional. */
         l->memory_explicit = c->memory || (l->memory && !(p->optional & SBX_HARDEN_CGROUP));
@@ -56,8 +54,10 @@ static int narrow_limits(struct sbx_plan *p, const struct sbx_plan *cli, struct 
         return 0;
 }
 
-static int narrow(struct sbx_plan *p, const struct sbx_plan *cli, bool net_set, struct sbx_error *e)
+static int narrow(struct sbx_plan *p, const struct sbx_ask *ask, struct sbx_error *e)
 {
+        const struct sbx_plan *cli = &ask->plan;
+        bool net_set = sbx_ask_given(ask, sbx_option_by_cli("net"));
         int r;
 
         if (net_set && cli->net == SBX_NET_HOST && p->net != SBX_NET_HOST) {
@@ -67,7 +67,7 @@ static int narrow(struct sbx_plan *p, const struct sbx_plan *cli, bool net_set, 
         }
         if (net_set)
                 p->net = cli->net;
-        if ((r = narrow_limits(p, cli, e)) < 0)
+        if ((r = narrow_limits(p, ask, e)) < 0)
                 return r;
         if (cli->hostname) {
                 free(p->hostname);
@@ -206,7 +206,7 @@ static int real_home(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_e
         return 0;
 }
 
-int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_plan *cli, bool net_set, const struct sbx_vars *vars,
+int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_ask *ask, const struct sbx_vars *vars,
                         struct sbx_caller *caller, struct sbx_error *e)
 {
         struct sbx_plan *p = &pr->plan;
@@ -224,7 +224,7 @@ int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_plan *cli, bool
         /* The execute allowlist is looked up on the profile's PATH, before the caller's
          * --env could point it into the workspace. */
         memory_wx(pr);
-        if ((r = restrict_exec(pr, e)) < 0 || (r = pass_env(pr, vars->env, e)) < 0 || (r = narrow(p, cli, net_set, e)) < 0)
+        if ((r = restrict_exec(pr, e)) < 0 || (r = pass_env(pr, vars->env, e)) < 0 || (r = narrow(p, ask, e)) < 0)
                 return r;
         /* filesystem.git, for the workspace and every read-write bind (git.h). */
         if ((r = sbx_git_prepare(pr, caller, e)) < 0)

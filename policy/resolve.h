@@ -6,12 +6,13 @@
 #include "../lib/error.h"
 #include "../lib/plan.h"
 #include "../lib/seccomp.h"
+#include "options.h"
 #include "profile.h"
 
-/* Narrows the loaded profile @pr by the command line's @cli (its mounts, env, hostname and
- * limits; its net only when @net_set) and completes the plan: workspace, system view,
+/* Narrows the loaded profile @pr by what the caller asked (its mounts, env, hostname and
+ * limits; its net only when given) and completes the plan: workspace, system view,
  * environment passed from the caller, execute allowlist.  Errors name the profile. */
-int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_plan *cli, bool net_set, const struct sbx_vars *vars,
+int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_ask *ask, const struct sbx_vars *vars,
                         struct sbx_caller *caller, struct sbx_error *e);
 
 /* The files an allowlist profile may execute (execset.c). */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../lib/strv.h"
+#include "options.h"
 #include "yaml.h"
 
 struct sbx_key;
@@ -29,10 +30,8 @@ struct sbx_key {
         const char *doc; /* what a value looks like, for error messages */
 };
 
-/* arg of the number parsers: the accepted range, in the key's unit. */
-struct sbx_bounds {
-        uint64_t min, max;
-};
+/* arg of the number parsers: the accepted range (struct sbx_bounds, options.h), in
+ * the key's unit. */
 
 /* One walk of one document. */
 struct sbx_walk {

@@ -15,6 +15,7 @@
 #include "../lib/cleanup.h"
 #include "../lib/parse.h"
 #include "../lib/seccomp.h"
+#include "options.h"
 #include "profile.h"
 #include "schema.h"
 #include "schema-int.h"
@@ -551,12 +552,6 @@ static int parse_proc(struct sbx_walk *c, const struct sbx_key *k, const struct 
 
 /* ------------------------------------------------------------------ tables */
 
-static const struct sbx_bounds b_memory = { 1u << 20, UINT64_MAX };
-static const struct sbx_bounds b_time = { 1, 1000ull * 86400 * 365 };
-static const struct sbx_bounds b_pids = { 1, 4194304 };
-static const struct sbx_bounds b_cpu = { 1, 100000000 };
-static const struct sbx_bounds b_nofile = { 3, 1u << 20 };
-static const struct sbx_bounds b_fsize = { 1, UINT64_MAX };
 static const struct sbx_bounds b_argv = { 64, 1u << 20 };
 
 static const enum sbx_mount_kind kind_ro = SBX_MOUNT_RO, kind_rw = SBX_MOUNT_RW, kind_tmpfs = SBX_MOUNT_TMPFS;
@@ -594,15 +589,40 @@ static const struct sbx_key seccomp_keys[] = {
         {},
 };
 
-static const struct sbx_key limits_keys[] = {
-        { "time", sbx_key_duration, OFF(plan.limits.timeout_ms), &b_time, "seconds, e.g. 30 or 1.5 or 10m" },
-        { "memory", sbx_key_memory, OFF(plan.limits.memory), &b_memory, "at least 1M, e.g. 512M, or a share of RAM, e.g. 50%" },
-        { "pids", sbx_key_count, OFF(plan.limits.pids), &b_pids, "from 1 to 4194304" },
-        { "cpu", sbx_key_count, OFF(plan.limits.cpu_seconds), &b_cpu, "whole CPU seconds, e.g. 60" },
-        { "nofile", sbx_key_count, OFF(plan.limits.nofile), &b_nofile, "open files, from 3 to 1048576" },
-        { "fsize", sbx_key_size, OFF(plan.limits.fsize), &b_fsize, "largest file, e.g. 1G" },
-        {},
-};
+/* limits: the option table's rows that have a profile key (policy/options.c), so a
+ * limit is written once for the command line, the bus and profiles. */
+#define MAX_LIMIT_KEYS 16
+
+static const struct sbx_key *limits_keys(struct sbx_key keys[static MAX_LIMIT_KEYS + 1])
+{
+        static const sbx_key_fn by_kind[] = {
+                [SBX_OPT_DURATION] = sbx_key_duration,
+                [SBX_OPT_SIZE] = sbx_key_size,
+                [SBX_OPT_MEMORY] = sbx_key_memory,
+                [SBX_OPT_COUNT] = sbx_key_count,
+        };
+        size_t n = 0;
+
+        for (size_t i = 0; i < sbx_option_count && n < MAX_LIMIT_KEYS; i++) {
+                const struct sbx_option *o = &sbx_option_table[i];
+
+                if (o->limit && o->kind < ELEMENTSOF(by_kind) && by_kind[o->kind])
+                        keys[n++] = (struct sbx_key){ o->limit, by_kind[o->kind], OFF(plan) + o->offset, &o->bounds, o->doc };
+        }
+        keys[n] = (struct sbx_key){ 0 };
+        return keys;
+}
+
+static int parse_limits(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        struct sbx_key keys[MAX_LIMIT_KEYS + 1];
+
+        (void)k;
+        if (v->type != SBX_NODE_MAP)
+                return sbx_diag_at(c->d, c->file, v, "'%s' must be a mapping (key: value lines under it), not %s", c->path,
+                                   sbx_walk_type_name(v));
+        return sbx_walk(c, limits_keys(keys), v);
+}
 
 static const struct sbx_key rm_keys[] = {
         { "protected", parse_protected, OFF(commands.rm_protected), NULL, "[/, /etc, \"~\"]" },
@@ -657,7 +677,7 @@ static const struct sbx_key top_keys[] = {
         { "seccomp", sbx_key_section, 0, seccomp_keys, NULL },
         { "capabilities", parse_caps, OFF(plan.caps), NULL, "[CAP_NET_BIND_SERVICE]" },
         { "memory_deny_write_execute", parse_mdwe, OFF(mdwe), NULL, "true" },
-        { "limits", sbx_key_section, 0, limits_keys, NULL },
+        { "limits", parse_limits, 0, NULL, NULL },
         { "commands", sbx_key_section, 0, commands_keys, NULL },
         { "audit", sbx_key_section, 0, audit_keys, NULL },
         {},
@@ -684,6 +704,7 @@ static int check_final(struct sbx_walk *c, const struct sbx_node *at)
 bool sbx_schema_has_key(const char *path, char *near, size_t size)
 {
         const struct sbx_key *table = top_keys;
+        struct sbx_key limit_buf[MAX_LIMIT_KEYS + 1];
         char buf[256];
         char *save = NULL;
         size_t prefix = 0;
@@ -705,7 +726,7 @@ bool sbx_schema_has_key(const char *path, char *near, size_t size)
                         return false;
                 }
                 prefix = (size_t)(part - buf) + strlen(part) + 1;
-                table = k->parse == sbx_key_section ? k->arg : NULL;
+                table = k->parse == sbx_key_section ? k->arg : k->parse == parse_limits ? limits_keys(limit_buf) : NULL;
                 if (!save || !*save)
                         return true;
         }

@@ -29,7 +29,7 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/path.h"
-#include "../lib/validate.h"
+#include "../policy/decide.h"
 #include "../policy/resolve.h"
 #include "daemon.h"
 
@@ -100,68 +100,15 @@ static int workspace_path(struct sbx_caller *caller, char *out, size_t size, str
         return 0;
 }
 
-/* The site's ceiling on a limit: a request above it is refused; a profile's default
- * above it (or none at all) is lowered to it. */
-static int ceiling(uint64_t *v, uint64_t asked, uint64_t max, const char *what, char *why, size_t size)
-{
-        if (!max)
-                return 0;
-        if (asked > max) {
-                snprintf(why, size, "%s %llu exceeds the site policy's maximum of %llu", what, (unsigned long long)asked,
-                         (unsigned long long)max);
-                return -EPERM;
-        }
-        if (*v == 0 || *v > max)
-                *v = max;
-        return 0;
-}
-
-static int apply_ceilings(struct sbx_plan *p, const struct sbx_plan *asked, const struct sbx_site_grant *g, char *why,
-                          size_t size)
-{
-        int r;
-
-        if ((r = ceiling(&p->limits.timeout_ms, asked->limits.timeout_ms, g->max_time_ms, "timeout (ms)", why, size)) < 0 ||
-            (r = ceiling(&p->limits.memory, asked->limits.memory, g->max_memory, "memory (bytes)", why, size)) < 0 ||
-            (r = ceiling(&p->limits.pids, asked->limits.pids, g->max_pids, "pids", why, size)) < 0)
-                return r;
-        return 0;
-}
-
-/* sandboxd's own sockets are never reachable from a jail: /run is never bound, and a
- * socket elsewhere (sandboxd --listen) under a bind gets /dev/null over it.  Else a
- * jailed command could ask for a looser jail. */
-static int hide_sockets(const struct launch *l, struct sbx_plan *p, struct sbx_error *e)
-{
-        size_t n = p->n_mounts;
-
-        for (size_t h = 0; h < l->n_hide; h++)
-                for (size_t i = 0; i < n; i++) {
-                        const struct sbx_mount *m = &p->mounts[i];
-                        size_t len = m->source ? strlen(m->source) : 0;
-                        char dest[PATH_MAX];
-                        int r;
-
-                        if ((m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_RW) || !len ||
-                            strncmp(l->hide[h], m->source, len) != 0 || (l->hide[h][len] != '/' && strcmp(m->source, "/") != 0))
-                                continue;
-                        snprintf(dest, sizeof(dest), "%s%s", strcmp(m->dest, "/") == 0 ? "" : m->dest,
-                                 l->hide[h] + (strcmp(m->source, "/") == 0 ? 0 : len));
-                        if ((r = sbx_plan_add_mount(p, SBX_MOUNT_MASK, NULL, dest, 0, e)) < 0)
-                                return r;
-                }
-        return 0;
-}
-
-/* Steps 3-4 of the child: everything about the request that needs the caller's view
- * of the file system, then the verdicts.  Refuses (and exits) on any failure. */
-static void check_request(const struct launch *l, struct sbx_caller *caller, struct sbx_profile *pr,
+/* Steps 3-4 of the child: the caller's view of the file system, then the decision
+ * (policy/decide.h), made as the caller under the site's terms.  Refuses (and exits)
+ * unless allowed. */
+static void check_request(const struct launch *l, struct sbx_caller *caller, struct sbx_decision *d,
                           struct launch_report *rep)
 {
         struct sbx_request *rq = l->rq;
         struct sbx_error e = { 0 };
-        struct sbx_diag d = { 0 };
-        struct sbx_verdict v;
+        struct sbx_diag diag = { 0 };
         struct sbx_vars vars;
         static char *const no_env[] = { NULL };
         char why[512];
@@ -175,45 +122,31 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
         if (workspace_path(caller, rep->workspace, sizeof(rep->workspace), &e) < 0)
                 refuse(rep, true, &e, NULL);
         /* The caller's environment, never ours (an empty one stays empty). */
-        if (sbx_vars_init_for(&vars, l->uid, rep->workspace, rq->environ.n ? rq->environ.v : no_env, &d) < 0 ||
-            sbx_profile_load_stored(&l->config->profiles, rq->profile, &vars, pr, &d) < 0) {
-                sbx_diag_format(&d, why, sizeof(why));
+        if (sbx_vars_init_for(&vars, l->uid, rep->workspace, rq->environ.n ? rq->environ.v : no_env, &diag) < 0) {
+                sbx_diag_format(&diag, why, sizeof(why));
                 refuse(rep, true, NULL, why);
         }
-        rep->argv_max = pr->audit_argv_max;
-        if (sbx_profile_resolve(pr, &rq->opts.plan, rq->opts.net_set, &vars, caller, &e) < 0)
-                refuse(rep, e.errnum != EPERM, &e, NULL);
-        pr->plan.argv = rq->opts.plan.argv;
-        /* sandboxd runs commands without capabilities, whatever a profile keeps. */
-        if (pr->plan.caps && l->uid != 0)
-                refuse(rep, false, NULL, "the profile keeps capabilities, which sandboxd never gives a caller");
-        if (sbx_cmd_check(&l->config->policy.deny, pr->plan.argv, &v) < 0 || !v.allow) {
-                snprintf(why, sizeof(why), "site policy deny rule: %.400s", v.reason);
-                refuse(rep, false, NULL, why);
-        }
-        if (sbx_cmd_check(&pr->commands, pr->plan.argv, &v) < 0 || !v.allow) {
-                snprintf(why, sizeof(why), "command policy of profile '%s': %.400s", rq->profile, v.reason);
-                refuse(rep, false, NULL, why);
-        }
-        if (apply_ceilings(&pr->plan, &rq->opts.plan, l->grant, why, sizeof(why)) < 0)
-                refuse(rep, false, NULL, why);
-        /* sandboxd always applies the limits, the profile's own as well as the site's
-         * ceilings and the caller's: a cgroup on v1 as on v2, never weakened, never
-         * optional (where none can be made, the sandbox fails).  On v1 the attach
-         * waits out an RCU grace period (about 10 ms, less under load): sandboxd pays
-         * it, where direct mode leaves a profile's defaults out to save it. */
-        pr->plan.limits.memory_explicit = pr->plan.limits.memory != 0;
-        pr->plan.limits.pids_explicit = pr->plan.limits.pids != 0;
-        pr->plan.run_as = true;
-        pr->plan.userns = false;
-        pr->plan.uid = l->uid;
-        pr->plan.gid = l->gid;
-        pr->plan.n_groups = l->n_groups;
-        memcpy(pr->plan.groups, l->groups, l->n_groups * sizeof(gid_t));
-        if (sbx_validate(&pr->plan, caller, &e) < 0)
-                refuse(rep, e.errnum != EPERM && e.errnum != EACCES, &e, NULL);
-        if (hide_sockets(l, &pr->plan, &e) < 0)
-                refuse(rep, true, &e, NULL);
+        sbx_decide(&(struct sbx_decide_in){ .profile = rq->profile,
+                                            .store = &l->config->profiles,
+                                            .ask = &rq->ask,
+                                            .vars = &vars,
+                                            .caller = caller,
+                                            .site = &(struct sbx_site_terms){ .uid = l->uid,
+                                                                              .gid = l->gid,
+                                                                              .groups = l->groups,
+                                                                              .n_groups = l->n_groups,
+                                                                              .grant = l->grant,
+                                                                              .deny = &l->config->policy.deny,
+                                                                              .hide = l->hide,
+                                                                              .n_hide = l->n_hide },
+                                            .upto = SBX_DECIDE_RUN },
+                   d);
+        rep->argv_max = d->pr.audit_argv_max;
+        if (d->outcome == SBX_ALLOWED)
+                return;
+        /* A profile that did not load is named by its file:line:col, nothing else; a
+         * rule's refusal by its reason; an error by the error. */
+        refuse(rep, d->outcome == SBX_FAILED, d->loaded && d->err.errnum ? &d->err : NULL, d->reason);
 }
 
 /* Die with the daemon: its death kills us, and with us the jail (its PID 1 dies with
@@ -227,11 +160,8 @@ static void die_with(pid_t daemon)
 _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
 {
         struct launch_report rep = { .type = REPORT_DECIDED };
-        const struct sbx_seccomp *filter;
-        struct sbx_seccomp compiled = { 0 };
-        struct sbx_error e = { 0 };
         struct sbx_caller caller = { 0 };
-        struct sbx_profile pr;
+        struct sbx_decision d;
         sigset_t none;
         int r;
 
@@ -252,28 +182,26 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         prctl(PR_SET_NAME, "sbx-launcher", 0, 0, 0);
         umask(l->umask); /* the caller's, not sandboxd's */
         /* 3-4. The request as the caller, and every verdict. */
-        sbx_profile_init(&pr);
-        undo_profile = &pr;
+        sbx_decision_init(&d);
+        undo_profile = &d.pr;
         undo_caller = &caller;
-        check_request(l, &caller, &pr, &rep);
-        if (sbx_profile_seccomp(&pr, &compiled, &filter, &e) < 0)
-                refuse(&rep, true, &e, NULL);
+        check_request(l, &caller, &d, &rep);
         close(4); /* the workspace fd: validation holds what it named */
         rep.allow = true;
         report(&rep);
         /* 5. The jail, supervised from the daemon through the report socket. */
         rep = (struct launch_report){ .type = REPORT_RESULT };
-        r = sbx_jail_run_ctl(&pr.plan, filter, CTL_FD, &rep.res, &rep.err);
+        r = sbx_jail_run_ctl(&d.pr.plan, d.filter, CTL_FD, &rep.res, &rep.err);
         if (r < 0 && rep.res.status == 0)
                 rep.res.status = 125;
         rep.r = r;
         /* filesystem.git, as the caller: a commit's copy back comes before the report
          * (the caller's next git command must see it, and its notes go in the
          * report); removing the mount points can come after, off the caller's wait. */
-        if (pr.gitstate.n_roots)
-                sbx_git_finish(&pr, &caller, &rep.res);
+        if (d.pr.gitstate.n_roots)
+                sbx_git_finish(&d.pr, &caller, &rep.res);
         report(&rep);
-        sbx_git_finish(&pr, &caller, &rep.res);
+        sbx_git_finish(&d.pr, &caller, &rep.res);
         asuser_stop(&caller);
         _exit(0);
 }

@@ -43,6 +43,7 @@ static int push(struct sbx_strv *v, const char *s, struct sbx_error *e)
 void sbx_request_init(struct sbx_request *rq)
 {
         *rq = (struct sbx_request){ 0 };
+        sbx_ask_init(&rq->ask);
 }
 
 /* The caller's environment and env values may hold secrets, and the daemon's heap is
@@ -56,14 +57,12 @@ static void wipe(struct sbx_strv *v)
 void sbx_request_done(struct sbx_request *rq)
 {
         wipe(&rq->environ);
-        wipe(&rq->words);
-        wipe(&rq->all);
-        if (rq->finished)
-                sbx_options_done(&rq->opts);
-        sbx_strv_free(&rq->words);
+        for (size_t i = 0; i < rq->ask.plan.n_env; i++)
+                explicit_bzero(rq->ask.plan.env[i], strlen(rq->ask.plan.env[i]));
+        rq->ask.plan.argv = NULL; /* cmd's */
+        sbx_ask_done(&rq->ask);
         sbx_strv_free(&rq->cmd);
         sbx_strv_free(&rq->environ);
-        sbx_strv_free(&rq->all);
         *rq = (struct sbx_request){ 0 };
 }
 
@@ -88,9 +87,18 @@ int sbx_request_arg(struct sbx_request *rq, const char *arg, struct sbx_error *e
         return push(&rq->cmd, arg, e);
 }
 
+/* A table row's refusal, as the request's: the field named, the row's hint kept. */
+static int option_error(struct sbx_error *e, int r, const struct sbx_error *oe)
+{
+        sbx_error_set(e, "request", r, "", "", "%s", oe->msg);
+        sbx_error_hint(e, "%s", oe->hint);
+        return r;
+}
+
 int sbx_request_env(struct sbx_request *rq, const char *name, const char *value, struct sbx_error *e)
 {
         _cleanup_free_ char *pair = NULL;
+        struct sbx_error oe = { 0 };
         int r;
 
         if (rq->n_env >= SBX_REQ_MAX_ENV)
@@ -102,9 +110,9 @@ int sbx_request_env(struct sbx_request *rq, const char *name, const char *value,
         if (asprintf(&pair, "%s=%s", name, value) < 0)
                 return sbx_error_set(e, "request", ENOMEM, "", "", "out of memory");
         rq->n_env++;
-        if ((r = push(&rq->words, "--env", e)) < 0)
-                return r;
-        return push(&rq->words, pair, e);
+        r = sbx_option_set(&rq->ask, sbx_option_by_cli("env"), "env", pair, &oe);
+        explicit_bzero(pair, strlen(pair));
+        return r < 0 ? option_error(e, r, &oe) : 0;
 }
 
 int sbx_request_environ(struct sbx_request *rq, const char *entry, struct sbx_error *e)
@@ -121,95 +129,64 @@ int sbx_request_environ(struct sbx_request *rq, const char *entry, struct sbx_er
         return push(&rq->environ, entry, e);
 }
 
-static bool is_mount_key(const char *key)
+/* The Run key @key of D-Bus type @type, once unless it is a mount. */
+static const struct sbx_option *option_row(struct sbx_request *rq, const char *key, char type, struct sbx_error *e)
 {
-        return strcmp(key, "ro") == 0 || strcmp(key, "rw") == 0 || strcmp(key, "tmpfs") == 0;
+        const struct sbx_option *o = sbx_option_by_bus(key);
+        char strings[256], numbers[256];
+
+        if (!o || sbx_option_bus_type(o) != type) {
+                sbx_option_bus_keys('s', strings, sizeof(strings));
+                sbx_option_bus_keys('t', numbers, sizeof(numbers));
+                sbx_error_set(e, "request", EINVAL, "", "", "option '%.64s' is unknown or not a %s", key,
+                              type == 't' ? "number" : "string");
+                sbx_error_hint(e, "string options: %s; numbers (t): %s", strings, numbers);
+                return NULL;
+        }
+        if (o->kind == SBX_OPT_BIND_RO || o->kind == SBX_OPT_BIND_RW || o->kind == SBX_OPT_TMPFS) {
+                if (rq->n_mounts++ >= SBX_REQ_MAX_MOUNTS) {
+                        invalid(e, E2BIG, "options", "more than 64 mounts");
+                        return NULL;
+                }
+        } else if (sbx_ask_given(&rq->ask, o)) {
+                invalid(e, EINVAL, key, "option given twice");
+                return NULL;
+        }
+        return o;
 }
 
 int sbx_request_option_str(struct sbx_request *rq, const char *key, const char *value, struct sbx_error *e)
 {
-        bool net = strcmp(key, "net") == 0, hostname = strcmp(key, "hostname") == 0;
-        char flag[16];
+        const struct sbx_option *o = option_row(rq, key, 's', e);
+        struct sbx_error oe = { 0 };
         int r;
 
-        if (!net && !hostname && !is_mount_key(key)) {
-                sbx_error_set(e, "request", EINVAL, "", "", "option '%.64s' is unknown or not a string", key);
-                sbx_error_hint(e, "string options: ro, rw, tmpfs, net, hostname; numbers (t): timeout_ms, memory, pids, cpu_seconds");
-                return -EINVAL;
-        }
-        /* Each string option once, but the mounts, which repeat. */
-        if ((net && rq->net_seen) || (hostname && rq->hostname_seen))
-                return invalid(e, EINVAL, key, "option given twice");
-        if (!net && !hostname && rq->n_mounts++ >= SBX_REQ_MAX_MOUNTS)
-                return invalid(e, E2BIG, "options", "more than 64 mounts");
-        rq->net_seen |= net;
-        rq->hostname_seen |= hostname;
+        if (!o)
+                return -e->errnum;
         if ((r = take(rq, value, "options", e)) < 0)
                 return r;
-        snprintf(flag, sizeof(flag), "--%s", key);
-        if ((r = push(&rq->words, flag, e)) < 0)
-                return r;
-        return push(&rq->words, value, e);
+        r = sbx_option_set(&rq->ask, o, o->bus, value, &oe);
+        return r < 0 ? option_error(e, r, &oe) : 0;
 }
 
 int sbx_request_option_u64(struct sbx_request *rq, const char *key, uint64_t value, struct sbx_error *e)
 {
-        static const struct {
-                const char *key, *flag;
-        } numeric[] = {
-                { "timeout_ms", "--timeout" },
-                { "memory", "--memory" },
-                { "pids", "--pids" },
-                { "cpu_seconds", "--cpu" },
-        };
-        char buf[32];
+        const struct sbx_option *o = option_row(rq, key, 't', e);
+        struct sbx_error oe = { 0 };
         int r;
 
-        for (size_t i = 0; i < ELEMENTSOF(numeric); i++) {
-                if (strcmp(key, numeric[i].key) != 0)
-                        continue;
-                /* Seen by key, not by looking in words: a path may be spelt "--memory". */
-                if (rq->numeric_seen & (1u << i))
-                        return invalid(e, EINVAL, numeric[i].key, "option given twice");
-                rq->numeric_seen |= 1u << i;
-                if (i == 0)
-                        snprintf(buf, sizeof(buf), "%llu.%03llu", (unsigned long long)(value / 1000),
-                                 (unsigned long long)(value % 1000));
-                else
-                        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)value);
-                if ((r = push(&rq->words, numeric[i].flag, e)) < 0)
-                        return r;
-                return push(&rq->words, buf, e);
-        }
-        sbx_error_set(e, "request", EINVAL, "", "", "option '%.64s' is unknown or not a number", key);
-        sbx_error_hint(e, "numbers (t): timeout_ms, memory, pids, cpu_seconds; strings: ro, rw, tmpfs, net, hostname");
-        return -EINVAL;
+        if (!o)
+                return -e->errnum;
+        r = sbx_option_set_u64(&rq->ask, o, value, &oe);
+        return r < 0 ? option_error(e, r, &oe) : 0;
 }
 
 int sbx_request_finish(struct sbx_request *rq, struct sbx_error *e)
 {
-        int r;
-
         if (!rq->profile[0])
                 return invalid(e, EINVAL, "profile", "empty");
         if (rq->cmd.n == 0 || rq->cmd.v[0][0] == '\0')
                 return invalid(e, EINVAL, "argv", "no command given");
-        if ((r = push(&rq->all, "sandboxd", e)) < 0)
-                return r;
-        for (size_t i = 0; i < rq->words.n; i++)
-                if ((r = push(&rq->all, rq->words.v[i], e)) < 0)
-                        return r;
-        if ((r = push(&rq->all, "--", e)) < 0)
-                return r;
-        for (size_t i = 0; i < rq->cmd.n; i++)
-                if ((r = push(&rq->all, rq->cmd.v[i], e)) < 0)
-                        return r;
-        rq->argv = rq->all.v;
-        if ((r = sbx_options_parse((int)rq->all.n, rq->argv, &rq->opts, e)) < 0) {
-                sbx_options_done(&rq->opts);
-                sbx_strlcpy(e->stage, "request", sizeof(e->stage));
-                return r;
-        }
-        rq->finished = true;
+        rq->ask.plan.argv = rq->cmd.v;
         return 0;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* A Run request, checked field by field as it is read off the bus: the daemon's
  * validation layer for untrusted input (fuzzed by tests/fuzz/fuzz_request.c).  Options
- * become the same words sbx-run's command line takes and go through the same parser
- * (sbx-run/options.c), so the daemon and the CLI narrow a profile identically. */
+ * are read through the same table as sbx-run's command line (policy/options.h), into
+ * the same struct sbx_ask, so the daemon and the CLI narrow a profile identically. */
 #pragma once
 
 #include <stdbool.h>
@@ -11,7 +11,7 @@
 
 #include "../lib/error.h"
 #include "../lib/strv.h"
-#include "../sbx-run/options.h"
+#include "../policy/options.h"
 
 #define SBX_REQ_MAX_ARGS 4096         /* argv elements */
 #define SBX_REQ_MAX_STRING 131072     /* one string: the kernel's MAX_ARG_STRLEN */
@@ -22,17 +22,11 @@
 
 struct sbx_request {
         char profile[65];
-        struct sbx_strv words;   /* "sandboxd", then options as sbx-run takes them */
         struct sbx_strv cmd;     /* the command's argv */
         struct sbx_strv environ; /* NAME=VALUE, the caller's own */
         size_t bytes, n_env, n_mounts;
-        bool net_seen, hostname_seen;
-        unsigned numeric_seen;   /* bit i: the i-th numeric option was given */
-        /* After sbx_request_finish(): */
-        char **argv;             /* words, "--", cmd (owned by the strv below) */
-        struct sbx_strv all;
-        struct sbx_options opts; /* the overlay plan, as from sbx-run's command line */
-        bool finished;
+        struct sbx_ask ask;      /* the options and env, to narrow the profile with;
+                                  * ask.plan.argv is cmd's after sbx_request_finish() */
 };
 
 void sbx_request_init(struct sbx_request *rq);
@@ -44,9 +38,9 @@ int sbx_request_profile(struct sbx_request *rq, const char *name, struct sbx_err
 int sbx_request_arg(struct sbx_request *rq, const char *arg, struct sbx_error *e);
 int sbx_request_env(struct sbx_request *rq, const char *name, const char *value, struct sbx_error *e);
 int sbx_request_environ(struct sbx_request *rq, const char *entry, struct sbx_error *e);
-/* Options: "ro", "rw", "tmpfs" (repeatable), "net", "hostname" (strings);
- * "timeout_ms", "memory", "pids", "cpu_seconds" (numbers). */
+/* Options: the rows of policy/options.c that have a Run key, strings ('s') or numbers
+ * ('t'); the mounts repeat, the others may be given once. */
 int sbx_request_option_str(struct sbx_request *rq, const char *key, const char *value, struct sbx_error *e);
 int sbx_request_option_u64(struct sbx_request *rq, const char *key, uint64_t value, struct sbx_error *e);
-/* The whole request: a command is required; options parsed into rq->opts. */
+/* The whole request: a profile and a command are required. */
 int sbx_request_finish(struct sbx_request *rq, struct sbx_error *e);

@@ -64,22 +64,33 @@ static int append_mounts(sd_bus_message *m, const struct sbx_plan *p)
         return r;
 }
 
+/* The table's rows that were given, each as its Run key (the mounts above). */
+static int append_rows(sd_bus_message *m, const struct sbx_ask *a)
+{
+        const struct sbx_plan *p = &a->plan;
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < sbx_option_count; i++) {
+                const struct sbx_option *o = &sbx_option_table[i];
+
+                if (!o->bus || !sbx_ask_given(a, o))
+                        continue;
+                if (sbx_option_bus_type(o) == 't')
+                        r = sd_bus_message_append(m, "{sv}", o->bus, "t", sbx_option_get_u64(p, o));
+                else if (o->kind == SBX_OPT_NET)
+                        r = sd_bus_message_append(m, "{sv}", o->bus, "s", p->net == SBX_NET_HOST ? "host" : "none");
+                else if (o->kind == SBX_OPT_HOSTNAME)
+                        r = sd_bus_message_append(m, "{sv}", o->bus, "s", p->hostname);
+        }
+        return r;
+}
+
 static int append_options(sd_bus_message *m, const struct sbx_options *o)
 {
-        const struct sbx_plan *p = &o->plan;
-        const struct sbx_limits *l = &p->limits;
         int r;
 
-        if ((r = sd_bus_message_open_container(m, 'a', "{sv}")) < 0 || (r = append_mounts(m, p)) < 0)
-                return r;
-        if (o->net_set && (r = sd_bus_message_append(m, "{sv}", "net", "s", p->net == SBX_NET_HOST ? "host" : "none")) < 0)
-                return r;
-        if (p->hostname && (r = sd_bus_message_append(m, "{sv}", "hostname", "s", p->hostname)) < 0)
-                return r;
-        if ((l->timeout_ms && (r = sd_bus_message_append(m, "{sv}", "timeout_ms", "t", l->timeout_ms)) < 0) ||
-            (l->memory && (r = sd_bus_message_append(m, "{sv}", "memory", "t", l->memory)) < 0) ||
-            (l->pids && (r = sd_bus_message_append(m, "{sv}", "pids", "t", l->pids)) < 0) ||
-            (l->cpu_seconds && (r = sd_bus_message_append(m, "{sv}", "cpu_seconds", "t", l->cpu_seconds)) < 0))
+        if ((r = sd_bus_message_open_container(m, 'a', "{sv}")) < 0 || (r = append_mounts(m, &o->ask.plan)) < 0 ||
+            (r = append_rows(m, &o->ask)) < 0)
                 return r;
         /* Ours, for the profile's environment.pass: sandboxd picks what it names. */
         if ((r = sd_bus_message_open_container(m, 'e', "sv")) < 0 || (r = sd_bus_message_append(m, "s", "environ")) < 0 ||
@@ -114,7 +125,7 @@ static int build_run(sd_bus *bus, const struct sbx_options *o, int ws, sd_bus_me
 
         if ((r = sd_bus_message_new_method_call(bus, &m, NULL, BUS_PATH, BUS_IFACE, "Run")) < 0 ||
             (r = sd_bus_message_append(m, "s", o->profile ? o->profile : "workspace")) < 0 ||
-            (r = sd_bus_message_append_strv(m, o->plan.argv)) < 0 || (r = append_env(m, &o->plan)) < 0 ||
+            (r = sd_bus_message_append_strv(m, o->ask.plan.argv)) < 0 || (r = append_env(m, &o->ask.plan)) < 0 ||
             (r = sd_bus_message_append(m, "hhhh", ws, 0, 1, 2)) < 0 || (r = append_options(m, o)) < 0) {
                 sd_bus_message_unref(m);
                 return r;
@@ -240,7 +251,7 @@ int sbx_client_run(const struct sbx_options *o)
                             "sandboxd loads only installed profiles; install it in /etc/sbx/profiles, or use --direct", 125);
         /* Through lib/path.h's rules, as in direct mode: a symlink a jail planted does
          * not send the next workspace elsewhere. */
-        if (sbx_path_open(o->plan.workspace ? o->plan.workspace : ".", O_PATH | O_DIRECTORY, &ws, NULL, 0, &e) < 0) {
+        if (sbx_path_open(o->ask.plan.workspace ? o->ask.plan.workspace : ".", O_PATH | O_DIRECTORY, &ws, NULL, 0, &e) < 0) {
                 sbx_error_format(&e, address, sizeof(address));
                 return fail("cannot open the workspace", address, "--workspace must name a directory", 125);
         }

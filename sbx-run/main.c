@@ -9,11 +9,10 @@
 #include "../lib/audit.h"
 #include "../lib/cleanup.h"
 #include "../lib/jail.h"
-#include "../lib/validate.h"
+#include "../policy/decide.h"
 #include "../policy/resolve.h"
 #include "client.h"
 #include "options.h"
-#include "prepare.h"
 #include "summary.h"
 
 #ifndef SBX_VERSION
@@ -121,60 +120,21 @@ static void print_notes(const char *notes)
         }
 }
 
-static int run_jail(struct sbx_options *o, struct sbx_profile *pr)
+static enum sbx_decide_upto upto(enum sbx_action action)
 {
-        const struct sbx_seccomp *filter = NULL;
-        struct sbx_seccomp compiled = { 0 };
-        struct sbx_verdict v;
+        return action == SBX_ACTION_CHECK ? SBX_DECIDE_VERDICT : action == SBX_ACTION_DRY_RUN ? SBX_DECIDE_PLAN : SBX_DECIDE_RUN;
+}
+
+/* The jail, for an allowed decision; the exit status and the audit record's end. */
+static int run_allowed(struct sbx_options *o, struct sbx_decision *d, struct sbx_audit *a)
+{
         struct sbx_error e = { 0 };
         struct sbx_result res;
-        bool audit = o->action == SBX_ACTION_RUN, allowed;
-        char id[SBX_AUDIT_ID_SIZE];
-        struct sbx_audit a;
         int r;
 
         sbx_result_init(&res, EXIT_SBX_FAILED);
-        if (sbx_prepare(o, pr, &v, &e) < 0)
-                return fail(&e, o->json, EXIT_SBX_FAILED);
-        if (o->action == SBX_ACTION_CHECK)
-                return print_verdict(&v, stdout);
-        /* A run is audited from the verdict on: DENIED, or ALLOWED and then EXIT or
-         * FAILED, under one id.  No fallback: without a journal, direct mode writes no
-         * audit line, since stderr belongs to the command. */
-        sbx_audit_id_new(id);
-        a = (struct sbx_audit){
-                .id = id,
-                .mode = "direct",
-                .profile = pr->plan.name,
-                .uid = getuid(),
-                .gid = getgid(),
-                .pid = getpid(),
-                .argv = pr->plan.argv,
-                .argv_max = pr->audit_argv_max,
-                .cwd = pr->plan.workspace,
-        };
-        if (!v.allow)
-                return denied(&v, o->json, audit ? &a : NULL);
-        r = sbx_validate(&pr->plan, &sbx_caller_self, &e);
-        a.cwd = pr->plan.workspace; /* validation put the canonical path in */
-        if (r >= 0 && o->action == SBX_ACTION_DRY_RUN) {
-                sbx_profile_to_json(pr, stdout);
-                return fflush(stdout) == 0 ? 0 : EXIT_SBX_FAILED;
-        }
-        /* Validation is the second half of the decision: a plan whose paths leave the
-         * policy's roots, or do not resolve, is refused, before any jail exists. */
-        allowed = r >= 0;
-        if (audit) {
-                a.reason = allowed ? NULL : e.msg;
-                a.error = allowed ? NULL : &e;
-                sbx_audit_log(allowed ? SBX_AUDIT_ALLOWED : SBX_AUDIT_DENIED, &a, NULL);
-        }
-        if (r >= 0)
-                r = sbx_profile_seccomp(pr, &compiled, &filter, &e);
-        if (r >= 0)
-                r = sbx_jail_run(&pr->plan, filter, &res, &e);
-        sbx_seccomp_done(&compiled);
-        sbx_git_finish(pr, &sbx_caller_self, &res);
+        r = sbx_jail_run(&d->pr.plan, d->filter, &res, &e);
+        sbx_git_finish(&d->pr, &sbx_caller_self, &res);
         print_notes(res.notes);
         /* sbx's own failure (125), or the command's exec failure (126/127): both
          * are one line that says what and how to fix it. */
@@ -182,30 +142,101 @@ static int run_jail(struct sbx_options *o, struct sbx_profile *pr)
                 print_error(&e);
         if (r < 0 && res.status == 0)
                 res.status = EXIT_SBX_FAILED;
-        if (audit && allowed) {
-                a.result = &res;
-                a.error = e.errnum ? &e : NULL;
-                sbx_audit_log(r < 0 ? SBX_AUDIT_FAILED : SBX_AUDIT_EXIT, &a, NULL);
-        }
+        a->result = &res;
+        a->error = e.errnum ? &e : NULL;
+        sbx_audit_log(r < 0 ? SBX_AUDIT_FAILED : SBX_AUDIT_EXIT, a, NULL);
         if (o->json)
                 sbx_summary_print(stderr, &res, e.errnum ? &e : NULL);
         return res.status;
 }
 
-static int run(struct sbx_options *o, struct sbx_profile *pr)
+/* Parse -> decide -> audit -> run -> map the result. */
+static int run_jail(struct sbx_options *o, struct sbx_decision *d)
 {
-        int status = run_jail(o, pr);
+        struct sbx_vars vars;
+        struct sbx_diag diag = { 0 };
+        struct sbx_error e = { 0 };
+        const char *ws = o->ask.plan.workspace;
+        char id[SBX_AUDIT_ID_SIZE];
+        struct sbx_audit a;
 
+        if (sbx_vars_init(&vars, ws, &diag) < 0) {
+                sbx_error_set(&e, "validate", ENOENT, "", ws ? ws : "", "%s", diag.msg);
+                sbx_error_hint(&e, "--workspace must name an existing directory");
+                return fail(&e, o->json, EXIT_SBX_FAILED);
+        }
+        sbx_decide(&(struct sbx_decide_in){ .profile = o->profile,
+                                            .ask = &o->ask,
+                                            .vars = &vars,
+                                            .caller = &sbx_caller_self,
+                                            .upto = upto(o->action) },
+                   d);
+        /* Loading and narrowing the profile decide nothing yet: sbx failed. */
+        if (d->at == SBX_AT_PROFILE)
+                return fail(&d->err, o->json, EXIT_SBX_FAILED);
+        if (d->at == SBX_AT_COMMANDS && d->outcome == SBX_FAILED)
+                return fail(&d->err, o->json, EXIT_SBX_FAILED);
+        if (o->action == SBX_ACTION_CHECK)
+                return print_verdict(&d->verdict, stdout);
+        if (o->action == SBX_ACTION_DRY_RUN) {
+                if (d->outcome == SBX_DENIED && d->at == SBX_AT_COMMANDS)
+                        return denied(&d->verdict, o->json, NULL);
+                if (d->outcome != SBX_ALLOWED)
+                        return fail(&d->err, o->json, EXIT_SBX_FAILED);
+                sbx_profile_to_json(&d->pr, stdout);
+                return fflush(stdout) == 0 ? 0 : EXIT_SBX_FAILED;
+        }
+        /* A run is audited from the verdict on: DENIED, or ALLOWED and then EXIT or
+         * FAILED, under one id.  No fallback: without a journal, direct mode writes no
+         * audit line, since stderr belongs to the command. */
+        sbx_audit_id_new(id);
+        a = (struct sbx_audit){
+                .id = id,
+                .mode = "direct",
+                .profile = d->pr.plan.name,
+                .uid = getuid(),
+                .gid = getgid(),
+                .pid = getpid(),
+                .argv = d->pr.plan.argv,
+                .argv_max = d->pr.audit_argv_max,
+                .cwd = d->pr.plan.workspace, /* validation put the canonical path in */
+        };
+        if (d->at == SBX_AT_COMMANDS)
+                return denied(&d->verdict, o->json, &a);
+        /* Validation is the second half of the decision: a plan whose paths leave the
+         * policy's roots, or do not resolve, is refused, before any jail exists. */
+        if (d->at == SBX_AT_VALIDATE) {
+                a.reason = d->err.msg;
+                a.error = &d->err;
+                sbx_audit_log(SBX_AUDIT_DENIED, &a, NULL);
+                return fail(&d->err, o->json, EXIT_SBX_FAILED);
+        }
+        sbx_audit_log(SBX_AUDIT_ALLOWED, &a, NULL);
+        if (d->outcome != SBX_ALLOWED) {
+                a.error = &d->err;
+                sbx_audit_log(SBX_AUDIT_FAILED, &a, NULL);
+                return fail(&d->err, o->json, EXIT_SBX_FAILED);
+        }
+        return run_allowed(o, d, &a);
+}
+
+static int run(struct sbx_options *o)
+{
+        struct sbx_decision d;
+        int status;
+
+        sbx_decision_init(&d);
+        status = run_jail(o, &d);
         /* Whatever way it ended (refused, --check, --dry-run): the mount points
          * filesystem.git made are removed. */
-        sbx_git_finish(pr, &sbx_caller_self, NULL);
+        sbx_git_finish(&d.pr, &sbx_caller_self, NULL);
+        sbx_decision_done(&d);
         return status;
 }
 
 int main(int argc, char **argv)
 {
         struct sbx_options o;
-        struct sbx_profile pr;
         struct sbx_error e = { 0 };
         int r;
 
@@ -219,7 +250,7 @@ int main(int argc, char **argv)
         }
         switch (o.action) {
         case SBX_ACTION_HELP:
-                fputs(sbx_usage, stdout);
+                sbx_usage_print(stdout);
                 r = 0;
                 break;
         case SBX_ACTION_VERSION:
@@ -236,9 +267,7 @@ int main(int argc, char **argv)
                         r = sbx_client_run(&o);
                         break;
                 }
-                sbx_profile_init(&pr);
-                r = run(&o, &pr);
-                sbx_profile_done(&pr);
+                r = run(&o);
                 break;
         }
         sbx_options_done(&o);

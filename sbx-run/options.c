@@ -10,8 +10,11 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/parse.h"
+#include "../lib/plan.h"
 
-const char sbx_usage[] =
+/* --help in three parts: how to call, the options of the table (policy/options.c), and
+ * sbx-run's own. */
+static const char usage_head[] =
         "Usage: sbx-run [OPTIONS] -- CMD [ARGS...]\n"
         "       sbx-run --profile NAME --check -- CMD [ARGS...]\n"
         "       sbx-run --list-profiles\n"
@@ -24,25 +27,9 @@ const char sbx_usage[] =
         "                       /etc/sbx/profiles, then the shipped profiles\n"
         "  --check              print the command policy's verdict (allow/deny and why)\n"
         "                       and run nothing: exit 0 allowed, 126 denied\n"
-        "  --list-profiles      list the profiles, where each comes from, what it is for\n"
-        "  --workspace DIR      bind DIR read-write at its own path and start there\n"
-        "                       (default: the current directory; never your home or its\n"
-        "                       dot-directories; its .git stays read-only but with the\n"
-        "                       git profile)\n"
-        "  --ro PATH[:DEST]     also bind PATH read-only (at DEST, default PATH), if it\n"
-        "                       lies under the profile's bind roots; symlinks are followed\n"
-        "                       only in the system's own directories\n"
-        "  --rw PATH[:DEST]     also bind PATH read-write, likewise\n"
-        "  --tmpfs DEST[:SIZE]  a private tmpfs at DEST (default size 64M)\n"
-        "  --net none|host      none: only an isolated loopback; host: the host's (only\n"
-        "                       where the profile has network: host)\n"
-        "  --env NAME[=VALUE]   pass NAME from the caller, or set it; the environment is\n"
-        "                       otherwise only what the profile sets and passes\n"
-        "  --hostname NAME      the jail's hostname (default: sbx)\n"
-        "  --timeout SECONDS    kill the whole jail after SECONDS; exit 124\n"
-        "  --memory SIZE        memory limit, e.g. 512M (workspace: half the RAM)\n"
-        "  --pids N             process limit (workspace: 1024)\n"
-        "  --cpu SECONDS        CPU-time limit for each process (RLIMIT_CPU)\n"
+        "  --list-profiles      list the profiles, where each comes from, what it is for\n";
+
+static const char usage_tail[] =
         "                       (limits may be lowered below the profile's, not raised)\n"
         "  --daemon             run through sandboxd (its site policy, as your own uid);\n"
         "                       the default when not root and its socket exists\n"
@@ -57,19 +44,37 @@ const char sbx_usage[] =
         "failed (the message says what, where and how to fix it); 126 denied by the\n"
         "command policy, or not executable; 127 not found.  See sbx-run(1), sbx-profile(5).\n";
 
+#define HELP_COLUMN 23
+
+void sbx_usage_print(FILE *f)
+{
+        fputs(usage_head, f);
+        for (size_t i = 0; i < sbx_option_count; i++) {
+                const struct sbx_option *o = &sbx_option_table[i];
+                int n;
+
+                if (!o->cli)
+                        continue;
+                n = fprintf(f, "  --%s %s", o->cli, o->metavar);
+                for (const char *h = o->help; *h;) {
+                        size_t len = strcspn(h, "\n");
+
+                        if (n >= HELP_COLUMN) {
+                                fputc('\n', f);
+                                n = 0;
+                        }
+                        fprintf(f, "%*s%.*s\n", HELP_COLUMN - n, "", (int)len, h);
+                        n = 0;
+                        h += len + (h[len] == '\n');
+                }
+        }
+        fputs(usage_tail, f);
+}
+
+/* sbx-run's own flags; the table's rows follow them in the getopt list, as
+ * OPT_TABLE + their index. */
 enum {
-        OPT_WORKSPACE = 0x100,
-        OPT_RO,
-        OPT_RW,
-        OPT_TMPFS,
-        OPT_NET,
-        OPT_ENV,
-        OPT_HOSTNAME,
-        OPT_TIMEOUT,
-        OPT_MEMORY,
-        OPT_PIDS,
-        OPT_CPU,
-        OPT_JSON,
+        OPT_JSON = 0x100,
         OPT_DRY_RUN,
         OPT_VERSION,
         OPT_PROFILE,
@@ -78,20 +83,10 @@ enum {
         OPT_DAEMON,
         OPT_DIRECT,
         OPT_SOCKET,
+        OPT_TABLE = 0x200,
 };
 
-static const struct option long_options[] = {
-        { "workspace", required_argument, NULL, OPT_WORKSPACE },
-        { "ro", required_argument, NULL, OPT_RO },
-        { "rw", required_argument, NULL, OPT_RW },
-        { "tmpfs", required_argument, NULL, OPT_TMPFS },
-        { "net", required_argument, NULL, OPT_NET },
-        { "env", required_argument, NULL, OPT_ENV },
-        { "hostname", required_argument, NULL, OPT_HOSTNAME },
-        { "timeout", required_argument, NULL, OPT_TIMEOUT },
-        { "memory", required_argument, NULL, OPT_MEMORY },
-        { "pids", required_argument, NULL, OPT_PIDS },
-        { "cpu", required_argument, NULL, OPT_CPU },
+static const struct option own_options[] = {
         { "json", no_argument, NULL, OPT_JSON },
         { "dry-run", no_argument, NULL, OPT_DRY_RUN },
         { "help", no_argument, NULL, 'h' },
@@ -102,10 +97,21 @@ static const struct option long_options[] = {
         { "daemon", no_argument, NULL, OPT_DAEMON },
         { "direct", no_argument, NULL, OPT_DIRECT },
         { "socket", required_argument, NULL, OPT_SOCKET },
-        {},
 };
 
-#define DEFAULT_EXTRA_TMPFS (64ull << 20)
+#define MAX_LONG_OPTIONS 80
+
+static void long_options(struct option *out)
+{
+        size_t n = 0;
+
+        for (size_t i = 0; i < ELEMENTSOF(own_options); i++)
+                out[n++] = own_options[i];
+        for (size_t i = 0; i < sbx_option_count && n + 1 < MAX_LONG_OPTIONS; i++)
+                if (sbx_option_table[i].cli)
+                        out[n++] = (struct option){ sbx_option_table[i].cli, required_argument, NULL, OPT_TABLE + (int)i };
+        out[n] = (struct option){ 0 };
+}
 
 static int bad(struct sbx_error *e, const char *option, const char *value, const char *hint)
 {
@@ -114,98 +120,33 @@ static int bad(struct sbx_error *e, const char *option, const char *value, const
         return -EINVAL;
 }
 
-/* "PATH[:DEST]": splits at the last ':' only when what follows is an absolute path,
- * so that a host path containing ':' still works when DEST is omitted. */
-static int add_bind(struct sbx_plan *p, enum sbx_mount_kind kind, const char *option,
-                    const char *arg, struct sbx_error *e)
+/* A row of the table: --env NAME alone passes the caller's own value (only the command
+ * line can: sandboxd never reads its own environment for a caller). */
+static int parse_row(struct sbx_options *o, const struct sbx_option *row, const char *arg, struct sbx_error *e)
 {
-        _cleanup_free_ char *src = strdup(arg);
-        const char *dest;
-        char *colon;
-
-        if (!src)
-                return sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
-        colon = strrchr(src, ':');
-        if (colon && colon[1] == '/') {
-                *colon = '\0';
-                dest = colon + 1;
-        } else {
-                dest = src;
-        }
-        if (src[0] != '/')
-                return bad(e, option, arg, "give the host path as an absolute path");
-        if (!sbx_path_is_normal(dest))
-                return bad(e, option, arg,
-                           "the destination must be absolute, not '/', without '.', '..' or '//'");
-        return sbx_plan_add_mount(p, kind, src, dest, 0, e);
-}
-
-static int add_tmpfs(struct sbx_plan *p, const char *arg, struct sbx_error *e)
-{
-        _cleanup_free_ char *dest = strdup(arg);
-        uint64_t size = DEFAULT_EXTRA_TMPFS;
-        char *colon;
-
-        if (!dest)
-                return sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
-        colon = strchr(dest, ':');
-        if (colon) {
-                *colon = '\0';
-                if (sbx_parse_size(colon + 1, &size) < 0 || size == 0)
-                        return bad(e, "--tmpfs", arg, "the size is a number with an optional K, M or G suffix, e.g. /scratch:128M");
-        }
-        if (!sbx_path_is_normal(dest))
-                return bad(e, "--tmpfs", arg, "the destination must be absolute, not '/', without '.', '..' or '//'");
-        return sbx_plan_add_mount(p, SBX_MOUNT_TMPFS, NULL, dest, size, e);
-}
-
-static int add_env(struct sbx_plan *p, const char *arg, struct sbx_error *e)
-{
-        const char *eq = strchr(arg, '=');
-        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        _cleanup_free_ char *name = strndup(arg, len);
+        _cleanup_free_ char *pair = NULL;
+        char flag[32];
         const char *value;
 
-        if (!name)
-                return sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
-        if (!sbx_is_env_name(name, len))
-                return bad(e, "--env", arg, "a variable name is letters, digits and '_', not starting with a digit");
-        value = eq ? eq + 1 : getenv(name);
-        if (!value) {
-                sbx_error_set(e, "options", ENOENT, "", "", "--env '%s': the caller has no such variable to pass", name);
-                sbx_error_hint(e, "set it in the caller's environment or give a value: --env %s=VALUE", name);
-                return -ENOENT;
+        snprintf(flag, sizeof(flag), "--%s", row->cli);
+        if (row->kind == SBX_OPT_ENV && !strchr(arg, '=') && sbx_is_env_name(arg, strlen(arg))) {
+                if (!(value = getenv(arg))) {
+                        sbx_error_set(e, "options", ENOENT, "", "", "--env '%s': the caller has no such variable to pass", arg);
+                        sbx_error_hint(e, "set it in the caller's environment or give a value: --env %s=VALUE", arg);
+                        return -ENOENT;
+                }
+                if (asprintf(&pair, "%s=%s", arg, value) < 0)
+                        return sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
+                arg = pair;
         }
-        return sbx_plan_set_env(p, name, value, e);
+        return sbx_option_set(&o->ask, row, flag, arg, e);
 }
 
 static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_error *e)
 {
-        struct sbx_plan *p = &o->plan;
-        uint64_t v;
-
+        if (c >= OPT_TABLE && (size_t)(c - OPT_TABLE) < sbx_option_count)
+                return parse_row(o, &sbx_option_table[c - OPT_TABLE], arg, e);
         switch (c) {
-        case OPT_WORKSPACE:
-                if (arg[0] == '\0')
-                        return bad(e, "--workspace", arg, "give a directory");
-                free(p->workspace);
-                p->workspace = strdup(arg);
-                return p->workspace ? 0 : sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
-        case OPT_RO:
-                return add_bind(p, SBX_MOUNT_RO, "--ro", arg, e);
-        case OPT_RW:
-                return add_bind(p, SBX_MOUNT_RW, "--rw", arg, e);
-        case OPT_TMPFS:
-                return add_tmpfs(p, arg, e);
-        case OPT_NET:
-                if (strcmp(arg, "none") == 0)
-                        p->net = SBX_NET_NONE;
-                else if (strcmp(arg, "host") == 0)
-                        p->net = SBX_NET_HOST;
-                else
-                        return bad(e, "--net", arg, "use --net none or --net host");
-                o->net_set = true;
-                return 0;
         case OPT_PROFILE:
                 if (arg[0] == '\0')
                         return bad(e, "--profile", arg, "give a profile name (sbx-run --list-profiles) or a path");
@@ -216,35 +157,6 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
                 return 0;
         case OPT_LIST_PROFILES:
                 o->action = SBX_ACTION_LIST_PROFILES;
-                return 0;
-        case OPT_ENV:
-                return add_env(p, arg, e);
-        case OPT_HOSTNAME:
-                if (!sbx_is_hostname(arg))
-                        return bad(e, "--hostname", arg, "up to 64 letters, digits, '-' and '.'");
-                free(p->hostname);
-                p->hostname = strdup(arg);
-                return p->hostname ? 0 : sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
-        case OPT_TIMEOUT:
-                if (sbx_parse_duration_ms(arg, &v) < 0 || v == 0)
-                        return bad(e, "--timeout", arg, "give seconds, e.g. --timeout 30 or --timeout 1.5");
-                p->limits.timeout_ms = v;
-                return 0;
-        case OPT_MEMORY:
-                /* Below 1 MiB nothing starts; the kernel would OOM-kill the loader. */
-                if (sbx_parse_size(arg, &v) < 0 || v < (1u << 20))
-                        return bad(e, "--memory", arg, "give a size of at least 1M, e.g. --memory 512M");
-                p->limits.memory = v;
-                return 0;
-        case OPT_PIDS:
-                if (sbx_parse_u64(arg, &v) < 0 || v == 0 || v > 4194304)
-                        return bad(e, "--pids", arg, "give a count from 1 to 4194304, e.g. --pids 256");
-                p->limits.pids = v;
-                return 0;
-        case OPT_CPU:
-                if (sbx_parse_u64(arg, &v) < 0 || v == 0 || v > 100000000)
-                        return bad(e, "--cpu", arg, "give whole CPU seconds, e.g. --cpu 60");
-                p->limits.cpu_seconds = v;
                 return 0;
         case OPT_JSON:
                 o->json = true;
@@ -273,24 +185,48 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
         return sbx_error_set(e, "options", EINVAL, "", "", "unknown option");
 }
 
+/* An unknown flag, with the nearest known one offered: "--timout" -> "--timeout". */
+static int unknown(struct sbx_error *e, const char *arg, const struct option *longopts)
+{
+        const char *name = arg + strspn(arg, "-"), *best = NULL;
+        size_t len = strcspn(name, "=");
+        unsigned best_d = len < 4 ? 1 : 3; /* a short typo matches anything */
+        char buf[64];
+
+        snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
+        for (const struct option *l = longopts; l->name; l++) {
+                unsigned d = sbx_edit_distance(buf, l->name);
+
+                if (d < best_d) {
+                        best_d = d;
+                        best = l->name;
+                }
+        }
+        sbx_error_set(e, "options", EINVAL, "", "", "unknown option '%s'", arg);
+        if (best)
+                sbx_error_hint(e, "did you mean '--%s'? see sbx-run --help", best);
+        else
+                sbx_error_hint(e, "see sbx-run --help");
+        return -EINVAL;
+}
+
 int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_error *e)
 {
+        struct option longopts[MAX_LONG_OPTIONS];
         int c, r;
 
         *o = (struct sbx_options){ .action = SBX_ACTION_RUN };
-        sbx_plan_init(&o->plan);
+        sbx_ask_init(&o->ask);
+        long_options(longopts);
 
         /* '+': stop at the first non-option, so the command's own flags stay its own;
          * ':' first: report missing arguments ourselves.  optind = 0 re-initializes
          * getopt, so the parser can run more than once (unit tests, fuzzing). */
         optind = 0;
         opterr = 0;
-        while ((c = getopt_long(argc, argv, "+:h", long_options, NULL)) != -1) {
-                if (c == '?') {
-                        sbx_error_set(e, "options", EINVAL, "", "", "unknown option '%s'", argv[optind - 1]);
-                        sbx_error_hint(e, "see sbx-run --help");
-                        return -EINVAL;
-                }
+        while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+                if (c == '?')
+                        return unknown(e, argv[optind - 1], longopts);
                 if (c == ':') {
                         sbx_error_set(e, "options", EINVAL, "", "", "option '%s' needs a value", argv[optind - 1]);
                         sbx_error_hint(e, "see sbx-run --help");
@@ -312,7 +248,7 @@ int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_e
                 sbx_error_hint(e, "usage: sbx-run [OPTIONS] -- CMD [ARGS...]");
                 return -EINVAL;
         }
-        o->plan.argv = argv + optind;
+        o->ask.plan.argv = argv + optind;
         return 0;
 }
 
@@ -327,5 +263,5 @@ bool sbx_options_use_daemon(const struct sbx_options *o)
 
 void sbx_options_done(struct sbx_options *o)
 {
-        sbx_plan_done(&o->plan);
+        sbx_ask_done(&o->ask);
 }

@@ -4,8 +4,10 @@
 
 #include <stdbool.h>
 
+#include <stdio.h>
+
 #include "../lib/error.h"
-#include "../lib/plan.h"
+#include "../policy/options.h"
 
 enum sbx_action {
         SBX_ACTION_RUN,
@@ -20,10 +22,9 @@ struct sbx_options {
         enum sbx_action action;
         bool json;
         const char *profile; /* --profile NAME|PATH (points into argv); NULL: workspace */
-        /* The caller's words: only what was given (limits 0 when not), to narrow the
-         * profile with; its net only when net_set. */
-        struct sbx_plan plan;
-        bool net_set;
+        /* The caller's words (policy/options.h's table), to narrow the profile with;
+         * ask.plan.argv is the command. */
+        struct sbx_ask ask;
         /* Where the jail is made: --daemon (sandboxd), --direct (here), or neither
          * (sandboxd when not root and its socket exists; see sbx_options_use_daemon). */
         bool daemon, direct;
@@ -42,4 +43,5 @@ bool sbx_options_use_daemon(const struct sbx_options *o);
 int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_error *e);
 void sbx_options_done(struct sbx_options *o);
 
-extern const char sbx_usage[];
+/* --help: sbx-run's own flags and every row of the option table. */
+void sbx_usage_print(FILE *f);

@@ -51,14 +51,14 @@ int main(void)
         int r;
 
         r = parse(&o, &e, "--", "/bin/true", NULL);
-        CHECK(G, "minimal command", r == 0 && o.action == SBX_ACTION_RUN && strcmp(o.plan.argv[0], "/bin/true") == 0);
+        CHECK(G, "minimal command", r == 0 && o.action == SBX_ACTION_RUN && strcmp(o.ask.plan.argv[0], "/bin/true") == 0);
         /* The command line holds only what it said: the profile gives the rest. */
         CHECK(G, "no profile named: the default", o.profile == NULL);
-        CHECK(G, "net not given", !o.net_set);
-        CHECK(G, "no hostname given", o.plan.hostname == NULL);
-        CHECK(G, "no env given", o.plan.n_env == 0);
-        CHECK(G, "no mounts given", o.plan.n_mounts == 0);
-        CHECK(G, "no limits given", o.plan.limits.pids == 0 && o.plan.limits.memory == 0 && o.plan.limits.timeout_ms == 0);
+        CHECK(G, "net not given", !sbx_ask_given(&o.ask, sbx_option_by_cli("net")));
+        CHECK(G, "no hostname given", o.ask.plan.hostname == NULL);
+        CHECK(G, "no env given", o.ask.plan.n_env == 0);
+        CHECK(G, "no mounts given", o.ask.plan.n_mounts == 0);
+        CHECK(G, "no limits given", o.ask.plan.limits.pids == 0 && o.ask.plan.limits.memory == 0 && o.ask.plan.limits.timeout_ms == 0);
         sbx_options_done(&o);
 
         r = parse(&o, &e, "--profile", "strict", "--check", "--", "ls", NULL);
@@ -70,37 +70,37 @@ int main(void)
         REFUSES("empty --profile", "--profile", "--profile", "", "--", "sh");
 
         r = parse(&o, &e, "/bin/echo", "--not-ours", NULL);
-        CHECK(G, "command's own flags stay its own", r == 0 && strcmp(o.plan.argv[1], "--not-ours") == 0);
+        CHECK(G, "command's own flags stay its own", r == 0 && strcmp(o.ask.plan.argv[1], "--not-ours") == 0);
         sbx_options_done(&o);
 
         r = parse(&o, &e, "--ro", "/srv/data:/data", "--rw", "/var/tmp/x", "--tmpfs", "/scratch:8M", "--", "sh", NULL);
-        CHECK(G, "--ro with dest", r == 0 && (m = find_mount(&o.plan, "/data")) && m->kind == SBX_MOUNT_RO &&
+        CHECK(G, "--ro with dest", r == 0 && (m = find_mount(&o.ask.plan, "/data")) && m->kind == SBX_MOUNT_RO &&
                                            strcmp(m->source, "/srv/data") == 0);
-        CHECK(G, "--rw without dest", (m = find_mount(&o.plan, "/var/tmp/x")) && m->kind == SBX_MOUNT_RW);
-        CHECK(G, "--tmpfs with size", (m = find_mount(&o.plan, "/scratch")) && m->size == (8u << 20));
+        CHECK(G, "--rw without dest", (m = find_mount(&o.ask.plan, "/var/tmp/x")) && m->kind == SBX_MOUNT_RW);
+        CHECK(G, "--tmpfs with size", (m = find_mount(&o.ask.plan, "/scratch")) && m->size == (8u << 20));
         sbx_options_done(&o);
 
         r = parse(&o, &e, "--ro", "/a:b", "--", "sh", NULL);
-        CHECK(G, "--ro path with colon and no dest kept whole", r == 0 && find_mount(&o.plan, "/a:b"));
+        CHECK(G, "--ro path with colon and no dest kept whole", r == 0 && find_mount(&o.ask.plan, "/a:b"));
         sbx_options_done(&o);
 
         r = parse(&o, &e, "--env", "FOO=bar=baz", "--env", "EMPTY=", "--", "sh", NULL);
-        CHECK(G, "--env value with '='", r == 0 && strcmp(sbx_plan_get_env(&o.plan, "FOO"), "bar=baz") == 0);
-        CHECK(G, "--env empty value", strcmp(sbx_plan_get_env(&o.plan, "EMPTY"), "") == 0);
+        CHECK(G, "--env value with '='", r == 0 && strcmp(sbx_plan_get_env(&o.ask.plan, "FOO"), "bar=baz") == 0);
+        CHECK(G, "--env empty value", strcmp(sbx_plan_get_env(&o.ask.plan, "EMPTY"), "") == 0);
         sbx_options_done(&o);
 
         setenv("SBX_UNIT_PASS", "passed-through", 1);
         r = parse(&o, &e, "--env", "SBX_UNIT_PASS", "--env", "PATH=/x", "--", "sh", NULL);
-        CHECK(G, "--env NAME passes caller's value", r == 0 && strcmp(sbx_plan_get_env(&o.plan, "SBX_UNIT_PASS"), "passed-through") == 0);
-        CHECK(G, "--env sets a value", strcmp(sbx_plan_get_env(&o.plan, "PATH"), "/x") == 0);
+        CHECK(G, "--env NAME passes caller's value", r == 0 && strcmp(sbx_plan_get_env(&o.ask.plan, "SBX_UNIT_PASS"), "passed-through") == 0);
+        CHECK(G, "--env sets a value", strcmp(sbx_plan_get_env(&o.ask.plan, "PATH"), "/x") == 0);
         sbx_options_done(&o);
 
         r = parse(&o, &e, "--timeout", "1.5", "--memory", "64M", "--pids", "32", "--cpu", "5", "--net", "host",
                   "--hostname", "box-1", "--json", "--", "sh", NULL);
-        CHECK(G, "limits parsed", r == 0 && o.plan.limits.timeout_ms == 1500 && o.plan.limits.memory == (64u << 20) &&
-                                          o.plan.limits.pids == 32 && o.plan.limits.cpu_seconds == 5);
-        CHECK(G, "--net host", o.net_set && o.plan.net == SBX_NET_HOST);
-        CHECK(G, "--hostname", strcmp(o.plan.hostname, "box-1") == 0);
+        CHECK(G, "limits parsed", r == 0 && o.ask.plan.limits.timeout_ms == 1500 && o.ask.plan.limits.memory == (64u << 20) &&
+                                          o.ask.plan.limits.pids == 32 && o.ask.plan.limits.cpu_seconds == 5);
+        CHECK(G, "--net host", sbx_ask_given(&o.ask, sbx_option_by_cli("net")) && o.ask.plan.net == SBX_NET_HOST);
+        CHECK(G, "--hostname", strcmp(o.ask.plan.hostname, "box-1") == 0);
         CHECK(G, "--json", o.json);
         sbx_options_done(&o);
 

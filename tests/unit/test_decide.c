@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/* The one decision (policy/decide.c), without a jail: each place a decision can stop,
+ * in direct mode and under a site's terms, and what an allowed plan holds before it
+ * runs (the ceilings, the caller's identity, the socket masks applied by validation). */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../policy/decide.h"
+#include "unit.h"
+
+#define G "unit-decide"
+
+static char ws[] = "/tmp/sbx-unit-decide-XXXXXX";
+
+/* Decides @argv under @profile with @ask (NULL: nothing asked) and @site. */
+static enum sbx_outcome decide(struct sbx_decision *d, const char *profile, char **argv, struct sbx_ask *ask,
+                               const struct sbx_site_terms *site, enum sbx_decide_upto upto)
+{
+        struct sbx_ask none;
+        struct sbx_vars vars;
+        struct sbx_diag diag = { 0 };
+        enum sbx_outcome o;
+
+        sbx_ask_init(&none);
+        if (!ask)
+                ask = &none;
+        ask->plan.argv = argv;
+        if (sbx_vars_init(&vars, ws, &diag) < 0)
+                abort();
+        sbx_decision_init(d);
+        o = sbx_decide(&(struct sbx_decide_in){ .profile = profile, .ask = ask, .vars = &vars,
+                                                .caller = &sbx_caller_self, .site = site, .upto = upto },
+                       d);
+        sbx_ask_done(&none);
+        return o;
+}
+
+static const struct sbx_mount *find_mask(const struct sbx_plan *p, const char *dest)
+{
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if (p->mounts[i].kind == SBX_MOUNT_MASK && strcmp(p->mounts[i].dest, dest) == 0)
+                        return &p->mounts[i];
+        return NULL;
+}
+
+static void test_direct(void)
+{
+        char *ok[] = { "true", NULL }, *nc[] = { "nc", "-l", "1", NULL };
+        struct sbx_decision d;
+        struct sbx_ask ask;
+
+        CHECK(G, "allowed: every step passed", decide(&d, NULL, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED &&
+                                                     d.at == SBX_AT_END && d.filter && d.verdict.allow);
+        CHECK(G, "allowed: the plan validated (canonical workspace)", strcmp(d.pr.plan.workspace, ws) == 0);
+        sbx_decision_done(&d);
+
+        CHECK(G, "strict denies nc at the command policy", decide(&d, "strict", nc, NULL, NULL, SBX_DECIDE_RUN) == SBX_DENIED &&
+                                                                 d.at == SBX_AT_COMMANDS && !d.verdict.allow &&
+                                                                 strstr(d.reason, "command policy of profile 'strict'") &&
+                                                                 !d.filter);
+        sbx_decision_done(&d);
+
+        CHECK(G, "--check stops at the verdict", decide(&d, NULL, ok, NULL, NULL, SBX_DECIDE_VERDICT) == SBX_ALLOWED &&
+                                                      d.verdict.allow && !d.filter && d.pr.plan.uid == 0 &&
+                                                      strcmp(d.pr.plan.workspace, ws) == 0);
+        sbx_decision_done(&d);
+
+        CHECK(G, "an unknown profile fails at the profile, named",
+              decide(&d, "no-such-profile", ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_FAILED && d.at == SBX_AT_PROFILE &&
+                      !d.loaded && strstr(d.reason, "no-such-profile"));
+        sbx_decision_done(&d);
+
+        sbx_ask_init(&ask);
+        CHECK(G, "ask: pids from the table", sbx_option_set(&ask, sbx_option_by_cli("pids"), "--pids", "99999", &d.err) == 0);
+        CHECK(G, "a limit above the profile's is denied at the profile",
+              decide(&d, NULL, ok, &ask, NULL, SBX_DECIDE_RUN) == SBX_DENIED && d.at == SBX_AT_PROFILE &&
+                      d.err.errnum == EPERM && strstr(d.reason, "--pids 99999"));
+        sbx_decision_done(&d);
+        sbx_ask_done(&ask);
+
+        sbx_ask_init(&ask);
+        sbx_option_set(&ask, sbx_option_by_cli("rw"), "--rw", "/etc", &d.err);
+        CHECK(G, "a bind outside the roots is denied at validation",
+              decide(&d, NULL, ok, &ask, NULL, SBX_DECIDE_PLAN) == SBX_DENIED && d.at == SBX_AT_VALIDATE &&
+                      strstr(d.reason, "/etc"));
+        sbx_decision_done(&d);
+        sbx_ask_done(&ask);
+}
+
+static void test_site(void)
+{
+        char *ok[] = { "true", NULL }, *curl[] = { "curl", "x", NULL };
+        static const gid_t groups[] = { 1000, 27 };
+        static const char hide[][108] = { "/tmp/sbx-unit-decide-sock" };
+        struct sbx_site_grant grant = { .max_pids = 10, .max_time_ms = 5000 };
+        struct sbx_cmd_policy deny = { .mode = SBX_CMD_DENYLIST };
+        struct sbx_site_terms site = { .uid = 1000, .gid = 1000, .groups = groups, .n_groups = 2, .grant = &grant,
+                                       .deny = &deny, .hide = hide, .n_hide = 1 };
+        char path[256];
+        struct sbx_decision d;
+        struct sbx_ask ask;
+        FILE *f;
+
+        sbx_strv_push(&deny.deny, "curl");
+        CHECK(G, "the site's deny rule stops what the profile allows",
+              decide(&d, NULL, curl, NULL, &site, SBX_DECIDE_RUN) == SBX_DENIED && d.at == SBX_AT_SITE &&
+                      strstr(d.reason, "site policy deny rule"));
+        sbx_decision_done(&d);
+
+        CHECK(G, "under the site's terms: allowed", decide(&d, NULL, ok, NULL, &site, SBX_DECIDE_RUN) == SBX_ALLOWED);
+        CHECK(G, "the site's ceilings lower the profile's limits before validation",
+              d.pr.plan.limits.pids == 10 && d.pr.plan.limits.timeout_ms == 5000 && d.pr.plan.limits.pids_explicit);
+        CHECK(G, "the command runs as the caller", d.pr.plan.run_as && !d.pr.plan.userns && d.pr.plan.uid == 1000 &&
+                                                         d.pr.plan.gid == 1000 && d.pr.plan.n_groups == 2 &&
+                                                         d.pr.plan.groups[1] == 27);
+        sbx_decision_done(&d);
+
+        sbx_ask_init(&ask);
+        sbx_option_set(&ask, sbx_option_by_cli("pids"), "--pids", "20", &d.err);
+        CHECK(G, "a limit above the site's ceiling is denied", decide(&d, NULL, ok, &ask, &site, SBX_DECIDE_RUN) == SBX_DENIED &&
+                                                                    d.at == SBX_AT_CEILING && strstr(d.reason, "pids 20"));
+        sbx_decision_done(&d);
+        sbx_ask_done(&ask);
+
+        /* sandboxd's socket under a bind the caller asked for: masked, by validation. */
+        sbx_ask_init(&ask);
+        sbx_option_set(&ask, sbx_option_by_cli("ro"), "--ro", "/tmp:/host-tmp", &d.err);
+        CHECK(G, "a bind carrying sandboxd's socket: allowed", decide(&d, NULL, ok, &ask, &site, SBX_DECIDE_RUN) == SBX_ALLOWED);
+        CHECK(G, "... with /dev/null over the socket", find_mask(&d.pr.plan, "/host-tmp/sbx-unit-decide-sock") != NULL);
+        sbx_decision_done(&d);
+        sbx_ask_done(&ask);
+
+        snprintf(path, sizeof(path), "%s/caps.yaml", ws);
+        f = fopen(path, "w");
+        if (f) {
+                fputs("extends: workspace\ncapabilities: [CAP_NET_BIND_SERVICE]\n", f);
+                fclose(f);
+        }
+        CHECK(G, "a profile that keeps capabilities is denied to a caller",
+              decide(&d, path, ok, NULL, &site, SBX_DECIDE_RUN) == SBX_DENIED && d.at == SBX_AT_CAPS);
+        sbx_decision_done(&d);
+        unlink(path);
+        sbx_cmd_policy_done(&deny);
+}
+
+int main(void)
+{
+        if (!mkdtemp(ws))
+                return 1;
+        test_direct();
+        test_site();
+        rmdir(ws);
+        return unit_failed ? 1 : 0;
+}

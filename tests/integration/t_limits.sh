@@ -61,6 +61,19 @@ if [[ $RC == 152 || $RC == 137 ]] && ((!HUNG)); then
 	t_check "--cpu 1 acts within 5 s" "took $WALL_MS ms" test "$WALL_MS" -lt 5000
 fi
 
+# ---- open files and file size: rows of the option table (policy/options.c), the same
+# bounds and narrowing as every limit
+sbx --nofile 64 -- sh -c 'ulimit -n'
+t_check "--nofile 64: the command's open-files limit is 64" "$(run_info)" test "$RC" = 0 -a "$(cat "$OUT")" = 64
+sbx --profile strict --nofile 4096 -- true
+expect_rc "--nofile 4096 above strict's 1024 refused" 125
+t_check "... naming the profile's limit" "$(head -c 300 "$ERR")" grep -q "nofile 4096 exceeds profile 'strict''s limit of 1024" "$ERR"
+sbx --nofile 2 -- true
+expect_rc "--nofile 2 (below 3) refused" 125
+t_check "... with the bounds" "$(head -c 300 "$ERR")" grep -q "from 3 to 1048576" "$ERR"
+sbx --fsize 1M -- sh -c 'head -c 2000000 /dev/zero >"$HOME/big"; wc -c <"$HOME/big"'
+t_check "--fsize 1M: a file stops at 1 MiB" "$(run_info)" test "$(tail -n 1 "$OUT")" = 1048576
+
 # ---- leftovers
 left=$(sbx_cgroups_left "$T/cgroups-before")
 t_check "no sbx cgroup directory left behind" "left: $(echo $left)" test -z "$left"

@@ -19,7 +19,8 @@ HARDEN_LD = -pie -Wl,-z,relro,-z,now
 SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
-           clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd git gcc ccache tmux golang-go nettle-dev zlib1g-dev
+           clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd git gcc ccache tmux golang-go nettle-dev zlib1g-dev \
+           debhelper dpkg-dev
 RUN_LIBS = $(shell $(PKG_CONFIG) --libs libcap libmnl yaml-0.1 libseccomp libsystemd nettle zlib 2>/dev/null)
 SECCOMP_LIBS = $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
 
@@ -173,3 +174,12 @@ analyze: $(GEN_SRC)
 
 clean:
 	rm -rf $(B)
+
+# Debian packages (debian/) from a copy of the tree, so that dpkg-buildpackage's
+# ../*.deb land in $(B)/deb/ and never beside the repository: make deps first.
+.PHONY: deb
+deb:
+	rm -rf $(B)/deb && mkdir -p $(B)/deb/src
+	git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C $(B)/deb/src
+	cd $(B)/deb/src && dpkg-buildpackage -us -uc -b
+	@ls $(B)/deb/*.deb

@@ -126,8 +126,9 @@ static enum sbx_decide_upto upto(enum sbx_action action)
 }
 
 /* The jail, for an allowed decision; the exit status and the audit record's end. */
-static int run_allowed(struct sbx_options *o, struct sbx_decision *d, struct sbx_audit *a)
+static int run_allowed(struct sbx_options *o, struct sbx_decision *d, const struct sbx_audit *allowed)
 {
+        struct sbx_audit a = *allowed;
         struct sbx_error e = { 0 };
         struct sbx_result res;
         int r;
@@ -142,9 +143,9 @@ static int run_allowed(struct sbx_options *o, struct sbx_decision *d, struct sbx
                 print_error(&e);
         if (r < 0 && res.status == 0)
                 res.status = EXIT_SBX_FAILED;
-        a->result = &res;
-        a->error = e.errnum ? &e : NULL;
-        sbx_audit_log(r < 0 ? SBX_AUDIT_FAILED : SBX_AUDIT_EXIT, a, NULL);
+        a.result = &res;
+        a.error = e.errnum ? &e : NULL;
+        sbx_audit_log(r < 0 ? SBX_AUDIT_FAILED : SBX_AUDIT_EXIT, &a, NULL);
         if (o->json)
                 sbx_summary_print(stderr, &res, e.errnum ? &e : NULL);
         return res.status;

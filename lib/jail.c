@@ -79,14 +79,14 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
          * keystrokes into the caller's shell (CVE-2017-5226), and a process group
          * that signals reach as a whole. */
         if (setsid() < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "session", errno, "setsid", "", "cannot start a session"), &e));
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_SESSION, errno, "setsid", "", "cannot start a session"), &e));
         for (int sig = 1; sig < NSIG; sig++)
                 (void)sigaction(sig, &dfl, NULL);
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
         const char *cwd = p->workdir ? p->workdir : p->workspace_mode != SBX_WS_NONE ? p->workspace : "/";
         if (chdir(cwd) < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "exec", errno, "chdir", cwd, "cannot enter the working directory"), &e));
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_EXEC, errno, "chdir", cwd, "cannot enter the working directory"), &e));
 
         if (sbx_privs_drop(p, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
@@ -136,7 +136,7 @@ static int write_proc(const char *file, const char *value, struct sbx_error *e)
         ssize_t len = (ssize_t)strlen(value);
 
         if (fd < 0 || write(fd, value, (size_t)len) != len)
-                return sbx_error_set(e, "userns", errno, "write", file, "cannot set up the user namespace");
+                return sbx_error_set(e, SBX_STAGE_USERNS, errno, "write", file, "cannot set up the user namespace");
         return 0;
 }
 
@@ -185,7 +185,7 @@ static int read_proc_areas(struct proc_areas *a, struct sbx_error *e)
         _cleanup_close_ int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
 
         if (fd < 0 || (n = read(fd, buf, sizeof(buf) - 1)) < 0)
-                return sbx_error_set(e, "init", errno, "read", "/proc/self/stat", "cannot find the argument area to wipe");
+                return sbx_error_set(e, SBX_STAGE_INIT, errno, "read", "/proc/self/stat", "cannot find the argument area to wipe");
         buf[n] = '\0';
         /* After the name (which may hold anything, up to the last ')'): the space
          * before field 3, then before each next one up to 48. */
@@ -193,7 +193,7 @@ static int read_proc_areas(struct proc_areas *a, struct sbx_error *e)
         for (int field = 3; at && field <= 48; field++)
                 at = strchr(at + 1, ' ');
         if (!at || sscanf(at, " %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3]) != 4 || v[1] < v[0] || v[3] < v[2])
-                return sbx_error_set(e, "init", EPROTO, "", "/proc/self/stat", "cannot find the argument area to wipe");
+                return sbx_error_set(e, SBX_STAGE_INIT, EPROTO, "", "/proc/self/stat", "cannot find the argument area to wipe");
         *a = (struct proc_areas){ (uintptr_t)v[0], (uintptr_t)v[1], (uintptr_t)v[2], (uintptr_t)v[3] };
         return 0;
 }
@@ -253,10 +253,10 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         if (sbx_cgroup_join(cg, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
         if (!(p->ns_shared & SBX_NS_SHARE_CGROUP) && unshare(CLONE_NEWCGROUP) < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "cgroup", errno, "unshare", "CLONE_NEWCGROUP", "cannot make a cgroup namespace"), &e));
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_CGROUP, errno, "unshare", "CLONE_NEWCGROUP", "cannot make a cgroup namespace"), &e));
         /* 4. Host name and network. */
         if (!(p->ns_shared & SBX_NS_SHARE_UTS) && sethostname(p->hostname, strlen(p->hostname)) < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "uts", errno, "sethostname", p->hostname, "cannot set the hostname"), &e));
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_UTS, errno, "sethostname", p->hostname, "cannot set the hostname"), &e));
         if (p->net == SBX_NET_NONE && sbx_net_loopback_up(&e) < 0)
                 sbx_sync_fail(sync_fd, &e);
         /* 5. The file system view; pivot_root; old root detached.  The private tmpfs
@@ -278,12 +278,12 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
          *    own: PID 1, the broker, reaches the jail's abstract sockets and
          *    processes and nothing outside, as the command does. */
         if (p->unix_broker && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, broker_sv) < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "init", errno, "socketpair", "", "cannot start the connect broker"), &e));
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_INIT, errno, "socketpair", "", "cannot start the connect broker"), &e));
         if (p->unix_broker && sbx_landlock_scope(&e) < 0)
                 sbx_sync_fail(sync_fd, &e);
         command = fork();
         if (command < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "init", errno, "fork", "", "cannot start the command"), &e));
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_INIT, errno, "fork", "", "cannot start the command"), &e));
         if (command == 0) {
                 if (broker_sv[0] >= 0)
                         close(broker_sv[0]);
@@ -361,7 +361,7 @@ static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, i
         }
         pid = syscall(SYS_clone3, &args, sizeof(args));
         if (pid < 0) {
-                int r = sbx_error_set(e, "clone", errno, "clone3", "", "cannot create the jail's namespaces");
+                int r = sbx_error_set(e, SBX_STAGE_CLONE, errno, "clone3", "", "cannot create the jail's namespaces");
                 if (p->userns)
                         userns_hint(e);
                 return r;
@@ -478,7 +478,7 @@ static int account(struct supervision *s, const siginfo_t *pid1, struct sbx_resu
         }
         if (s->child_error.errnum) {
                 *e = s->child_error;
-                if (strcmp(e->stage, "exec") == 0 && strcmp(e->syscall, "execve") == 0) {
+                if (e->stage == SBX_STAGE_EXEC && strcmp(e->syscall, "execve") == 0) {
                         res->status = e->errnum == ENOENT ? 127 : 126;
                         return 0; /* the command's failure, not sbx's */
                 }
@@ -498,7 +498,7 @@ static int account(struct supervision *s, const siginfo_t *pid1, struct sbx_resu
                 res->status = 128 + res->signal;
         } else {
                 res->status = 125;
-                return sbx_error_set(e, "init", EPROTO, "", "", "the jail's PID 1 ended without a status");
+                return sbx_error_set(e, SBX_STAGE_INIT, EPROTO, "", "", "the jail's PID 1 ended without a status");
         }
         return 0;
 }
@@ -584,7 +584,7 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         sigprocmask(SIG_BLOCK, &mask, &old);
         s.sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
         if (s.sigfd < 0) {
-                r = sbx_error_set(e, "supervise", errno, "signalfd", "", "cannot watch signals");
+                r = sbx_error_set(e, SBX_STAGE_SUPERVISE, errno, "signalfd", "", "cannot watch signals");
                 goto out;
         }
         r = sbx_cgroup_prepare(&cg, p, &weak_cgroup, e);
@@ -594,12 +594,12 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
                 append(res->weakened, sizeof(res->weakened), "\n",
                        "cgroup: default memory and pids limits not applied (no cgroup v2 for this caller; --memory/--pids make one)");
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-                r = sbx_error_set(e, "clone", errno, "socketpair", "", "cannot create the sync socket");
+                r = sbx_error_set(e, SBX_STAGE_CLONE, errno, "socketpair", "", "cannot create the sync socket");
                 goto out;
         }
         parent_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
         if (parent_pidfd < 0) {
-                r = sbx_error_set(e, "clone", errno, "pidfd_open", "", "cannot watch the launcher");
+                r = sbx_error_set(e, SBX_STAGE_CLONE, errno, "pidfd_open", "", "cannot watch the launcher");
                 goto out;
         }
 
@@ -620,7 +620,7 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
 
         supervise(&s, res);
         if (waitid(P_PIDFD, (id_t)s.pidfd, &pid1, WEXITED) < 0) {
-                r = sbx_error_set(e, "supervise", errno, "waitid", "", "cannot reap the jail");
+                r = sbx_error_set(e, SBX_STAGE_SUPERVISE, errno, "waitid", "", "cannot reap the jail");
                 goto out;
         }
         res->wall_ms = now_ms() - start;

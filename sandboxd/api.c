@@ -63,12 +63,12 @@ static int read_strings(sd_bus_message *m, struct sbx_request *rq, struct sbx_er
         int r;
 
         if ((r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
-                return sbx_error_set(e, "request", -r, "", "", "expected an array of strings");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "expected an array of strings");
         while ((r = sd_bus_message_read(m, "s", &s)) > 0)
                 if ((r = add(rq, s, e)) < 0)
                         return r;
         if (r < 0)
-                return sbx_error_set(e, "request", -r, "", "", "cannot read an array of strings");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "cannot read an array of strings");
         return sd_bus_message_exit_container(m);
 }
 
@@ -78,12 +78,12 @@ static int read_env(sd_bus_message *m, struct sbx_request *rq, struct sbx_error 
         int r;
 
         if ((r = sd_bus_message_enter_container(m, 'a', "{ss}")) < 0)
-                return sbx_error_set(e, "request", -r, "", "", "env: expected a{ss}");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "env: expected a{ss}");
         while ((r = sd_bus_message_read(m, "{ss}", &k, &v)) > 0)
                 if ((r = sbx_request_env(rq, k, v, e)) < 0)
                         return r;
         if (r < 0)
-                return sbx_error_set(e, "request", -r, "", "", "env: cannot read a{ss}");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "env: cannot read a{ss}");
         return sd_bus_message_exit_container(m);
 }
 
@@ -95,30 +95,30 @@ static int read_option(sd_bus_message *m, struct sbx_request *rq, const char *ke
         int r;
 
         if (sd_bus_message_peek_type(m, &type, &contents) < 0 || type != 'v')
-                return sbx_error_set(e, "request", EINVAL, "", "", "options: '%.64s' is not a variant", key);
+                return sbx_error_set(e, SBX_STAGE_REQUEST, EINVAL, "", "", "options: '%.64s' is not a variant", key);
         if (strcmp(contents, "s") == 0) {
                 if ((r = sd_bus_message_read(m, "v", "s", &s)) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read '%.64s'", key);
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read '%.64s'", key);
                 return sbx_request_option_str(rq, key, s, e);
         }
         if (strcmp(contents, "t") == 0) {
                 if ((r = sd_bus_message_read(m, "v", "t", &u)) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read '%.64s'", key);
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read '%.64s'", key);
                 return sbx_request_option_u64(rq, key, u, e);
         }
         if (strcmp(contents, "as") == 0 && (strcmp(key, "ro") == 0 || strcmp(key, "rw") == 0 || strcmp(key, "tmpfs") == 0 ||
                                             strcmp(key, "environ") == 0)) {
                 if ((r = sd_bus_message_enter_container(m, 'v', "as")) < 0 ||
                     (r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read '%.64s'", key);
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read '%.64s'", key);
                 while ((r = sd_bus_message_read(m, "s", &s)) > 0)
                         if ((r = strcmp(key, "environ") == 0 ? sbx_request_environ(rq, s, e) : sbx_request_option_str(rq, key, s, e)) < 0)
                                 return r;
                 if (r < 0 || (r = sd_bus_message_exit_container(m)) < 0 || (r = sd_bus_message_exit_container(m)) < 0)
-                        return sbx_error_set(e, "request", r < 0 ? -r : EINVAL, "", "", "options: cannot read '%.64s'", key);
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, r < 0 ? -r : EINVAL, "", "", "options: cannot read '%.64s'", key);
                 return 0;
         }
-        sbx_error_set(e, "request", EINVAL, "", "", "options: '%.64s' has the wrong type '%.16s'", key, contents);
+        sbx_error_set(e, SBX_STAGE_REQUEST, EINVAL, "", "", "options: '%.64s' has the wrong type '%.16s'", key, contents);
         sbx_error_hint(e, "ro, rw, tmpfs, environ: as; net, hostname: s; timeout_ms, memory, pids, cpu_seconds: t");
         return -EINVAL;
 }
@@ -129,17 +129,17 @@ static int read_options(sd_bus_message *m, struct sbx_request *rq, struct sbx_er
         int r;
 
         if ((r = sd_bus_message_enter_container(m, 'a', "{sv}")) < 0)
-                return sbx_error_set(e, "request", -r, "", "", "options: expected a{sv}");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: expected a{sv}");
         while ((r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
                 if ((r = sd_bus_message_read(m, "s", &key)) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read a key");
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read a key");
                 if ((r = read_option(m, rq, key, e)) < 0)
                         return r;
                 if ((r = sd_bus_message_exit_container(m)) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "options: malformed entry");
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: malformed entry");
         }
         if (r < 0)
-                return sbx_error_set(e, "request", -r, "", "", "options: cannot read a{sv}");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read a{sv}");
         return sd_bus_message_exit_container(m);
 }
 
@@ -149,7 +149,7 @@ static int check_stdio(int fd, const char *name, struct sbx_error *e)
         int fl = fcntl(fd, F_GETFL);
 
         if (fl < 0 || (fl & O_PATH))
-                return sbx_error_set(e, "request", EBADF, "", "", "%s: not an open file descriptor", name);
+                return sbx_error_set(e, SBX_STAGE_REQUEST, EBADF, "", "", "%s: not an open file descriptor", name);
         return 0;
 }
 
@@ -161,15 +161,15 @@ static int read_request(sd_bus_message *m, struct sbx_request *rq, int fds[4], s
         int r;
 
         if ((r = sd_bus_message_read(m, "s", &profile)) < 0)
-                return sbx_error_set(e, "request", -r, "", "", "profile: expected a string");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "profile: expected a string");
         if ((r = sbx_request_profile(rq, profile, e)) < 0 || (r = read_strings(m, rq, e, sbx_request_arg)) < 0 ||
             (r = read_env(m, rq, e)) < 0)
                 return r;
         for (int i = 0; i < 4; i++)
                 if ((r = sd_bus_message_read(m, "h", &fds[i])) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "%s: expected a file descriptor", names[i]);
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "%s: expected a file descriptor", names[i]);
         if (fstat(fds[0], &st) < 0 || !S_ISDIR(st.st_mode))
-                return sbx_error_set(e, "request", ENOTDIR, "", "", "workspace: the fd is not a directory");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, ENOTDIR, "", "", "workspace: the fd is not a directory");
         for (int i = 1; i < 4; i++)
                 if ((r = check_stdio(fds[i], names[i], e)) < 0)
                         return r;

@@ -15,7 +15,7 @@
 
 static int invalid(struct sbx_error *e, int err, const char *field, const char *what)
 {
-        sbx_error_set(e, "request", err, "", "", "%s: %s", field, what);
+        sbx_error_set(e, SBX_STAGE_REQUEST, err, "", "", "%s: %s", field, what);
         sbx_error_hint(e, "see sandboxd(8) for the Run method's arguments");
         return -err;
 }
@@ -36,7 +36,7 @@ static int take(struct sbx_request *rq, const char *s, const char *field, struct
 static int push(struct sbx_strv *v, const char *s, struct sbx_error *e)
 {
         if (sbx_strv_push(v, s) < 0)
-                return sbx_error_set(e, "request", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, ENOMEM, "", "", "out of memory");
         return 0;
 }
 
@@ -100,7 +100,7 @@ int sbx_request_env(struct sbx_request *rq, const char *name, const char *value,
         if ((r = take(rq, name, "env", e)) < 0 || (r = take(rq, value, "env", e)) < 0)
                 return r;
         if (asprintf(&pair, "%s=%s", name, value) < 0)
-                return sbx_error_set(e, "request", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, ENOMEM, "", "", "out of memory");
         rq->n_env++;
         if ((r = push(&rq->words, "--env", e)) < 0)
                 return r;
@@ -133,7 +133,7 @@ int sbx_request_option_str(struct sbx_request *rq, const char *key, const char *
         int r;
 
         if (!net && !hostname && !is_mount_key(key)) {
-                sbx_error_set(e, "request", EINVAL, "", "", "option '%.64s' is unknown or not a string", key);
+                sbx_error_set(e, SBX_STAGE_REQUEST, EINVAL, "", "", "option '%.64s' is unknown or not a string", key);
                 sbx_error_hint(e, "string options: ro, rw, tmpfs, net, hostname; numbers (t): timeout_ms, memory, pids, cpu_seconds");
                 return -EINVAL;
         }
@@ -181,7 +181,7 @@ int sbx_request_option_u64(struct sbx_request *rq, const char *key, uint64_t val
                         return r;
                 return push(&rq->words, buf, e);
         }
-        sbx_error_set(e, "request", EINVAL, "", "", "option '%.64s' is unknown or not a number", key);
+        sbx_error_set(e, SBX_STAGE_REQUEST, EINVAL, "", "", "option '%.64s' is unknown or not a number", key);
         sbx_error_hint(e, "numbers (t): timeout_ms, memory, pids, cpu_seconds; strings: ro, rw, tmpfs, net, hostname");
         return -EINVAL;
 }
@@ -207,7 +207,7 @@ int sbx_request_finish(struct sbx_request *rq, struct sbx_error *e)
         rq->argv = rq->all.v;
         if ((r = sbx_options_parse((int)rq->all.n, rq->argv, &rq->opts, e)) < 0) {
                 sbx_options_done(&rq->opts);
-                sbx_strlcpy(e->stage, "request", sizeof(e->stage));
+                e->stage = SBX_STAGE_REQUEST;
                 return r;
         }
         rq->finished = true;

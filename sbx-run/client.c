@@ -219,7 +219,7 @@ static void print_summary(const struct sbx_result *res, int errnum, const char *
         struct sbx_error e = { 0 };
 
         if (what && what[0])
-                sbx_error_set(&e, "sandboxd", errnum, "", "", "%s", what);
+                sbx_error_set(&e, SBX_STAGE_SANDBOXD, errnum, "", "", "%s", what);
         sbx_summary_print(stderr, res, e.errnum ? &e : NULL);
 }
 

@@ -109,7 +109,7 @@ static const struct option long_options[] = {
 
 static int bad(struct sbx_error *e, const char *option, const char *value, const char *hint)
 {
-        sbx_error_set(e, "options", EINVAL, "", "", "%s '%s' is not valid", option, value);
+        sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "%s '%s' is not valid", option, value);
         sbx_error_hint(e, "%s", hint);
         return -EINVAL;
 }
@@ -124,7 +124,7 @@ static int add_bind(struct sbx_plan *p, enum sbx_mount_kind kind, const char *op
         char *colon;
 
         if (!src)
-                return sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_OPTIONS, ENOMEM, "", "", "out of memory");
         colon = strrchr(src, ':');
         if (colon && colon[1] == '/') {
                 *colon = '\0';
@@ -147,7 +147,7 @@ static int add_tmpfs(struct sbx_plan *p, const char *arg, struct sbx_error *e)
         char *colon;
 
         if (!dest)
-                return sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_OPTIONS, ENOMEM, "", "", "out of memory");
         colon = strchr(dest, ':');
         if (colon) {
                 *colon = '\0';
@@ -167,12 +167,12 @@ static int add_env(struct sbx_plan *p, const char *arg, struct sbx_error *e)
         const char *value;
 
         if (!name)
-                return sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_OPTIONS, ENOMEM, "", "", "out of memory");
         if (!sbx_is_env_name(name, len))
                 return bad(e, "--env", arg, "a variable name is letters, digits and '_', not starting with a digit");
         value = eq ? eq + 1 : getenv(name);
         if (!value) {
-                sbx_error_set(e, "options", ENOENT, "", "", "--env '%s': the caller has no such variable to pass", name);
+                sbx_error_set(e, SBX_STAGE_OPTIONS, ENOENT, "", "", "--env '%s': the caller has no such variable to pass", name);
                 sbx_error_hint(e, "set it in the caller's environment or give a value: --env %s=VALUE", name);
                 return -ENOENT;
         }
@@ -190,7 +190,7 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
                         return bad(e, "--workspace", arg, "give a directory");
                 free(p->workspace);
                 p->workspace = strdup(arg);
-                return p->workspace ? 0 : sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
+                return p->workspace ? 0 : sbx_error_set(e, SBX_STAGE_OPTIONS, ENOMEM, "", "", "out of memory");
         case OPT_RO:
                 return add_bind(p, SBX_MOUNT_RO, "--ro", arg, e);
         case OPT_RW:
@@ -224,7 +224,7 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
                         return bad(e, "--hostname", arg, "up to 64 letters, digits, '-' and '.'");
                 free(p->hostname);
                 p->hostname = strdup(arg);
-                return p->hostname ? 0 : sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
+                return p->hostname ? 0 : sbx_error_set(e, SBX_STAGE_OPTIONS, ENOMEM, "", "", "out of memory");
         case OPT_TIMEOUT:
                 if (sbx_parse_duration_ms(arg, &v) < 0 || v == 0)
                         return bad(e, "--timeout", arg, "give seconds, e.g. --timeout 30 or --timeout 1.5");
@@ -270,7 +270,7 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
                 o->action = SBX_ACTION_VERSION;
                 return 0;
         }
-        return sbx_error_set(e, "options", EINVAL, "", "", "unknown option");
+        return sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "unknown option");
 }
 
 int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_error *e)
@@ -287,12 +287,12 @@ int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_e
         opterr = 0;
         while ((c = getopt_long(argc, argv, "+:h", long_options, NULL)) != -1) {
                 if (c == '?') {
-                        sbx_error_set(e, "options", EINVAL, "", "", "unknown option '%s'", argv[optind - 1]);
+                        sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "unknown option '%s'", argv[optind - 1]);
                         sbx_error_hint(e, "see sbx-run --help");
                         return -EINVAL;
                 }
                 if (c == ':') {
-                        sbx_error_set(e, "options", EINVAL, "", "", "option '%s' needs a value", argv[optind - 1]);
+                        sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "option '%s' needs a value", argv[optind - 1]);
                         sbx_error_hint(e, "see sbx-run --help");
                         return -EINVAL;
                 }
@@ -303,12 +303,12 @@ int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_e
         if (o->action == SBX_ACTION_HELP || o->action == SBX_ACTION_VERSION || o->action == SBX_ACTION_LIST_PROFILES)
                 return 0;
         if (optind >= argc) {
-                sbx_error_set(e, "options", EINVAL, "", "", "no command given");
+                sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "no command given");
                 sbx_error_hint(e, "usage: sbx-run [OPTIONS] -- CMD [ARGS...]");
                 return -EINVAL;
         }
         if (argv[optind][0] == '\0') {
-                sbx_error_set(e, "options", EINVAL, "", "", "the command name is empty");
+                sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "the command name is empty");
                 sbx_error_hint(e, "usage: sbx-run [OPTIONS] -- CMD [ARGS...]");
                 return -EINVAL;
         }

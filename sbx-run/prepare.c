@@ -13,7 +13,7 @@ static int diag_error(const struct sbx_diag *d, struct sbx_error *e)
         char buf[sizeof(e->msg)];
 
         sbx_diag_format(d, buf, sizeof(buf));
-        sbx_error_set(e, "profile", EINVAL, "", "", "%s", buf);
+        sbx_error_set(e, SBX_STAGE_PROFILE, EINVAL, "", "", "%s", buf);
         sbx_error_hint(e, "fix the profile (see sbx-profile(5)); sbx-run --list-profiles shows what is installed");
         return -EINVAL;
 }
@@ -26,7 +26,7 @@ int sbx_prepare(const struct sbx_options *o, struct sbx_profile *pr, struct sbx_
 
         *v = (struct sbx_verdict){ .allow = false };
         if (sbx_vars_init(&vars, o->plan.workspace, &d) < 0) {
-                sbx_error_set(e, "validate", ENOENT, "", o->plan.workspace ? o->plan.workspace : "", "%s", d.msg);
+                sbx_error_set(e, SBX_STAGE_VALIDATE, ENOENT, "", o->plan.workspace ? o->plan.workspace : "", "%s", d.msg);
                 sbx_error_hint(e, "--workspace must name an existing directory");
                 return -ENOENT;
         }
@@ -36,6 +36,6 @@ int sbx_prepare(const struct sbx_options *o, struct sbx_profile *pr, struct sbx_
                 return r;
         pr->plan.argv = o->plan.argv;
         if (sbx_cmd_check(&pr->commands, o->plan.argv, v) < 0)
-                return sbx_error_set(e, "policy", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_POLICY, ENOMEM, "", "", "out of memory");
         return 0;
 }

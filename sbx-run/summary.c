@@ -56,7 +56,7 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
 
                 sbx_error_format(e, msg, sizeof(msg));
                 fputs("{\"stage\":", f);
-                sbx_json_string(f, e->stage);
+                sbx_json_string(f, sbx_stage_name(e->stage));
                 fprintf(f, ",\"errno\":%d,\"syscall\":", e->errnum);
                 sbx_json_string(f, e->syscall);
                 fputs(",\"path\":", f);

@@ -23,6 +23,34 @@ static int write_list(sd_bus_message *m, const char *list, char sep)
         return r < 0 ? r : sd_bus_message_close_container(m);
 }
 
+/* @applied's names, as "as". */
+static int write_applied(sd_bus_message *m, unsigned applied)
+{
+        int r;
+
+        if ((r = sd_bus_message_open_container(m, 'a', "s")) < 0)
+                return r;
+        for (unsigned i = 0; r >= 0 && i < SBX_APPLIED_COUNT; i++)
+                if (applied & (1u << i))
+                        r = sd_bus_message_append(m, "s", sbx_applied_name(i));
+        return r < 0 ? r : sd_bus_message_close_container(m);
+}
+
+/* An "as" of names into bits; a name this side does not know (a newer sandboxd's)
+ * is left out rather than guessed at. */
+static int read_applied(sd_bus_message *m, unsigned *applied)
+{
+        const char *item;
+        int r;
+
+        *applied = 0;
+        if ((r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
+                return r;
+        while ((r = sd_bus_message_read(m, "s", &item)) > 0)
+                *applied |= sbx_applied_from_name(item);
+        return r < 0 ? r : sd_bus_message_exit_container(m);
+}
+
 /* An "as", joined with @sep into @out. */
 static int read_list(sd_bus_message *m, char *out, size_t size, const char *sep)
 {
@@ -48,7 +76,7 @@ int sbx_bus_summary_write(sd_bus_message *m, const struct sbx_result *res, const
         if ((r = sd_bus_message_append(m, "iiibbtttts", res->status, res->exit_code, res->signal, (int)res->timed_out,
                                        (int)res->oom_killed, res->wall_ms, res->cpu_user_ms, res->cpu_sys_ms,
                                        res->peak_memory, error ? error : "")) < 0 ||
-            (r = write_list(m, res->applied, ',')) < 0 || (r = write_list(m, res->weakened, '\n')) < 0)
+            (r = write_applied(m, res->applied)) < 0 || (r = write_list(m, res->weakened, '\n')) < 0)
                 return r;
         return write_list(m, res->notes, '\n');
 }
@@ -65,7 +93,7 @@ int sbx_bus_summary_read(sd_bus_message *m, struct sbx_result *res, char *error,
         res->timed_out = timed_out != 0;
         res->oom_killed = oom_killed != 0;
         snprintf(error, size, "%s", text);
-        if ((r = read_list(m, res->applied, sizeof(res->applied), ",")) < 0 ||
+        if ((r = read_applied(m, &res->applied)) < 0 ||
             (r = read_list(m, res->weakened, sizeof(res->weakened), "\n")) < 0)
                 return r;
         return read_list(m, res->notes, sizeof(res->notes), "\n");

@@ -187,6 +187,8 @@ static int setup_v2(struct sbx_cgroup *cg, const char *mnt, const struct sbx_pla
         cg->clone_fd = open(cg->dir[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (cg->clone_fd < 0)
                 return sbx_error_set(e, SBX_STAGE_CGROUP, errno, "open", cg->dir[0], "cannot open the sandbox cgroup");
+        cg->applied = SBX_APPLIED_CGROUP_V2 | (p->limits.memory ? SBX_APPLIED_MEMORY_LIMIT : 0) |
+                      (p->limits.pids ? SBX_APPLIED_PIDS_LIMIT : 0);
         return 0;
 }
 
@@ -230,6 +232,8 @@ static int setup_v1(struct sbx_cgroup *cg, const struct sbx_plan *p, struct sbx_
                 return r;
         if (p->limits.pids && (r = set_u64(cg->dir[1], "pids.max", p->limits.pids)) < 0)
                 return sbx_error_set(e, SBX_STAGE_CGROUP, r, "write", cg->dir[1], "cannot set pids.max");
+        cg->applied = SBX_APPLIED_CGROUP_V1 | (p->limits.memory ? SBX_APPLIED_MEMORY_LIMIT : 0) |
+                      (p->limits.pids ? SBX_APPLIED_PIDS_LIMIT : 0);
         return 0;
 }
 
@@ -373,4 +377,5 @@ void sbx_cgroup_destroy(struct sbx_cgroup *cg)
         closep(&cg->procs_fd[1]);
         cg->ndirs = 0;
         cg->version = 0;
+        cg->applied = 0;
 }

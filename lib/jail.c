@@ -71,6 +71,7 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
 {
         struct sbx_error e = { 0 };
         struct sigaction dfl = { .sa_handler = SIG_DFL };
+        struct sbx_msg done = { .type = SBX_MSG_APPLIED };
         sigset_t none;
         char weak[128];
         int r;
@@ -88,14 +89,14 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
         if (chdir(cwd) < 0)
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_EXEC, errno, "chdir", cwd, "cannot enter the working directory"), &e));
 
-        if (sbx_privs_drop(p, &e) < 0)
+        if (sbx_privs_drop(p, &done.applied, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
-        r = sbx_privs_mdwe(p, weak, sizeof(weak), &e);
+        r = sbx_privs_mdwe(p, weak, sizeof(weak), &done.applied, &e);
         if (r < 0)
                 sbx_sync_fail(sync_fd, &e);
         if (r > 0)
                 send_weakened(sync_fd, weak);
-        r = sbx_landlock_apply(p, weak, sizeof(weak), &e);
+        r = sbx_landlock_apply(p, weak, sizeof(weak), &done.applied, &e);
         if (r < 0)
                 sbx_sync_fail(sync_fd, &e);
         if (r > 0)
@@ -106,8 +107,14 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
 
         if (sbx_seccomp_apply(filter, p->unix_broker ? &listener : NULL, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
+        /* Host unix sockets are out of reach either way; the broker lets the jail's
+         * own connect, without it only socketpairs work. */
+        done.applied |= SBX_APPLIED_SECCOMP | (p->unix_broker ? SBX_APPLIED_UNIX_BROKER : SBX_APPLIED_UNIX_PAIRS_ONLY);
         if (listener >= 0)
                 send_listener(broker_sock, listener);
+        /* What this process did, home before the command runs (the filter allows
+         * send: an exec failure is reported the same way). */
+        sbx_sync_send(sync_fd, &done);
         sbx_exec(p->argv, p->env, &e);
         sbx_sync_fail(sync_fd, &e);
 }
@@ -227,6 +234,7 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
 {
         struct sbx_error e = { 0 };
         struct pollfd pfd = { .fd = parent_pidfd, .events = POLLIN };
+        struct sbx_msg done = { .type = SBX_MSG_APPLIED };
         struct sbx_mount_out made;
         int broker_sv[2] = { -1, -1 };
         struct sbx_broker broker;
@@ -252,8 +260,13 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         /* 3. cgroup (v1: join now), then a cgroup namespace rooted there. */
         if (sbx_cgroup_join(cg, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
-        if (!(p->ns_shared & SBX_NS_SHARE_CGROUP) && unshare(CLONE_NEWCGROUP) < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_CGROUP, errno, "unshare", "CLONE_NEWCGROUP", "cannot make a cgroup namespace"), &e));
+        done.applied |= cg->applied; /* inside it now (v2: since clone) */
+        if (!(p->ns_shared & SBX_NS_SHARE_CGROUP)) {
+                if (unshare(CLONE_NEWCGROUP) < 0)
+                        sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_CGROUP, errno, "unshare", "CLONE_NEWCGROUP",
+                                                              "cannot make a cgroup namespace"), &e));
+                done.applied |= SBX_APPLIED_CGROUPNS;
+        }
         /* 4. Host name and network. */
         if (!(p->ns_shared & SBX_NS_SHARE_UTS) && sethostname(p->hostname, strlen(p->hostname)) < 0)
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_UTS, errno, "sethostname", p->hostname, "cannot set the hostname"), &e));
@@ -266,6 +279,13 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
                         apparmor_hint(&e);
                 sbx_sync_fail(sync_fd, &e);
         }
+        /* Each bind is refused rather than left writable, and pivot_root is its last
+         * step: having returned, it did both. */
+        done.applied |= SBX_APPLIED_PIVOT_ROOT;
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if (p->mounts[i].system)
+                        done.applied |= SBX_APPLIED_RO_SYSTEM;
+        sbx_sync_send(sync_fd, &done);
         for (int i = 0; i < SBX_MAX_STATE; i++)
                 if (made.state_fds[i] >= 0) {
                         struct sbx_msg m = { .type = SBX_MSG_STATE_FD, .wstatus = i };
@@ -338,7 +358,8 @@ static int userns_hint(struct sbx_error *e)
 }
 
 /* Stage 3: clone3 into every namespace at once, straight into the cgroup on v2. */
-static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, int *pidfd, struct sbx_error *e)
+static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, int *pidfd, unsigned *applied,
+                        struct sbx_error *e)
 {
         struct clone_args args = {
                 .flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_PIDFD,
@@ -366,6 +387,12 @@ static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, i
                         userns_hint(e);
                 return r;
         }
+        /* The namespaces are the ones it was given, no more (a shared one is not). */
+        if (pid > 0)
+                *applied |= SBX_APPLIED_PIDNS | SBX_APPLIED_MNTNS | (args.flags & CLONE_NEWNET ? SBX_APPLIED_NETNS : 0) |
+                            (args.flags & CLONE_NEWUTS ? SBX_APPLIED_UTSNS : 0) |
+                            (args.flags & CLONE_NEWIPC ? SBX_APPLIED_IPCNS : 0) |
+                            (args.flags & CLONE_NEWUSER ? SBX_APPLIED_USERNS : 0);
         return (pid_t)pid;
 }
 
@@ -404,6 +431,9 @@ static void read_messages(struct supervision *s, struct sbx_result *res)
                 case SBX_MSG_EXIT:
                         s->have_exit = true;
                         s->wstatus = m.wstatus;
+                        break;
+                case SBX_MSG_APPLIED:
+                        res->applied |= m.applied & SBX_APPLIED_ALL;
                         break;
                 }
         }
@@ -510,49 +540,6 @@ void sbx_result_init(struct sbx_result *res, int status)
                 res->state_fds[i] = -1;
 }
 
-/* --json's "applied": what this jail had, from the plan and from what happened, and
- * only for a jail that got as far as its command (every step before execve fails
- * closed, so such a jail had each one).  Never a fixed list: a shared namespace, a
- * kept capability, Landlock absent, or no cgroup is not named. */
-static void list_applied(const struct sbx_plan *p, const struct sbx_cgroup *cg, struct sbx_result *res)
-{
-        const struct {
-                bool on;
-                const char *name;
-        } steps[] = {
-                { true, "pidns" },
-                { !(p->ns_shared & SBX_NS_SHARE_UTS), "utsns" },
-                { !(p->ns_shared & SBX_NS_SHARE_IPC), "ipcns" },
-                { true, "mntns" },
-                { !(p->ns_shared & SBX_NS_SHARE_CGROUP), "cgroupns" },
-                { p->net == SBX_NET_NONE, "netns" },
-                { p->userns, "userns" },
-                { true, "pivot_root" },
-                { p->caps == 0, "caps-dropped" },
-                { true, "no_new_privs" },
-                { !strstr(res->weakened, "landlock: not"), "landlock" },
-                { true, "seccomp" },
-                /* Host unix sockets: out of reach either way; the broker lets the jail's own connect. */
-                { p->unix_broker, "unix-broker" },
-                { !p->unix_broker, "unix-pairs-only" },
-                { p->mdwe && !strstr(res->weakened, "memory_deny_write_execute: no"), "mdwe" },
-                { cg->version == 2, "cgroup-v2" },
-                { cg->version == 1, "cgroup-v1" },
-                { cg->version && p->limits.memory, "memory-limit" },
-                { cg->version && p->limits.pids, "pids-limit" },
-        };
-        bool system = false;
-
-        for (size_t i = 0; i < p->n_mounts; i++)
-                system = system || p->mounts[i].system;
-        for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
-                if (steps[i].on)
-                        append(res->applied, sizeof(res->applied), ",", steps[i].name);
-                if (steps[i].on && strcmp(steps[i].name, "pivot_root") == 0 && system)
-                        append(res->applied, sizeof(res->applied), ",", "ro-system");
-        }
-}
-
 int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, struct sbx_result *res, struct sbx_error *e)
 {
         return sbx_jail_run_ctl(p, filter, -1, res, e);
@@ -604,7 +591,7 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         }
 
         start = now_ms();
-        pid = clone_jail(p, &cg, &s.pidfd, e);
+        pid = clone_jail(p, &cg, &s.pidfd, &res->applied, e);
         if (pid < 0) {
                 r = pid;
                 goto out;
@@ -632,9 +619,11 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         if (!res->peak_memory)
                 res->peak_memory = (uint64_t)ru.ru_maxrss * 1024; /* largest single process */
         r = account(&s, &pid1, res, e);
-        if (r == 0)
-                list_applied(p, &cg, res);
 out:
+        /* Only for a jail that ran, timed out, or whose command could not be run: a
+         * failure of sbx's own reports the error, not half a jail. */
+        if (r < 0)
+                res->applied = 0;
         closep(&s.pidfd);
         closep(&s.sigfd);
         closep(&sv[0]);

@@ -130,7 +130,7 @@ int sbx_landlock_scope(struct sbx_error *e)
         return 0;
 }
 
-int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct sbx_error *e)
+int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, unsigned *applied, struct sbx_error *e)
 {
         struct sbx_ruleset_attr attr = { 0 };
         _cleanup_close_ int ruleset = -1;
@@ -187,5 +187,6 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct
                 return r;
         if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
                 return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "landlock_restrict_self", "", "cannot enforce ruleset");
+        *applied |= SBX_APPLIED_LANDLOCK; /* enforced, with its rules: weakened or not, in force */
         return what[0] ? 1 : 0;
 }

@@ -110,7 +110,7 @@ static int set_capabilities(uint64_t keep, struct sbx_error *e)
         return 0;
 }
 
-int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e)
+int sbx_privs_drop(const struct sbx_plan *p, unsigned *applied, struct sbx_error *e)
 {
         int r;
 
@@ -146,6 +146,7 @@ int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e)
          *    also lets an unprivileged process install Landlock and seccomp. */
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "prctl", "PR_SET_NO_NEW_PRIVS", "cannot set no_new_privs");
+        *applied |= SBX_APPLIED_NO_NEW_PRIVS | (p->caps == 0 ? SBX_APPLIED_CAPS_DROPPED : 0);
         return 0;
 }
 
@@ -159,13 +160,17 @@ int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e)
  *    be run.  Inherited across fork and execve, and cannot be cleared; the seccomp
  *    filter adds the same refusal of W+X requests, and of shmat(SHM_EXEC), which MDWE
  *    does not see. */
-int sbx_privs_mdwe(const struct sbx_plan *p, char *what, size_t size, struct sbx_error *e)
+int sbx_privs_mdwe(const struct sbx_plan *p, char *what, size_t size, unsigned *applied, struct sbx_error *e)
 {
         int r, err;
 
         what[0] = '\0';
-        if (!p->mdwe || prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0) == 0)
+        if (!p->mdwe)
                 return 0;
+        if (prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0) == 0) {
+                *applied |= SBX_APPLIED_MDWE;
+                return 0;
+        }
         err = errno;
         if (err != EINVAL || !(p->optional & SBX_HARDEN_MDWE)) {
                 r = sbx_error_set(e, SBX_STAGE_PRIVS, err, "prctl", "PR_SET_MDWE", "cannot deny write-and-execute memory");

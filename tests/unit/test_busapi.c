@@ -39,7 +39,7 @@ static bool same_summary(const struct sbx_result *a, const struct sbx_result *b)
         return a->status == b->status && a->exit_code == b->exit_code && a->signal == b->signal &&
                a->timed_out == b->timed_out && a->oom_killed == b->oom_killed && a->wall_ms == b->wall_ms &&
                a->cpu_user_ms == b->cpu_user_ms && a->cpu_sys_ms == b->cpu_sys_ms && a->peak_memory == b->peak_memory &&
-               strcmp(a->applied, b->applied) == 0 && strcmp(a->weakened, b->weakened) == 0 &&
+               a->applied == b->applied && strcmp(a->weakened, b->weakened) == 0 &&
                strcmp(a->notes, b->notes) == 0;
 }
 
@@ -71,7 +71,7 @@ static void round_trip(const char *name, const struct sbx_result *in, const char
                 r = sbx_bus_summary_read(m, &out, got, sizeof(got));
         snprintf(why, sizeof(why),
                  "r=%d status=%d exit_code=%d signal=%d timed_out=%d oom_killed=%d ran=%d wall_ms=%llu cpu=%llu/%llu peak=%llu "
-                 "error='%s' applied='%s' weakened='%s' notes='%s' fd0=%d",
+                 "error='%s' applied=%#x weakened='%s' notes='%s' fd0=%d",
                  r, out.status, out.exit_code, out.signal, out.timed_out, out.oom_killed, out.ran,
                  (unsigned long long)out.wall_ms, (unsigned long long)out.cpu_user_ms, (unsigned long long)out.cpu_sys_ms,
                  (unsigned long long)out.peak_memory, got, out.applied, out.weakened, out.notes, out.state_fds[0]);
@@ -103,20 +103,21 @@ int main(void)
         in.cpu_user_ms = 11;
         in.cpu_sys_ms = 12;
         in.peak_memory = 1ull << 40;
-        snprintf(in.applied, sizeof(in.applied), "pidns,mntns,seccomp");
+        in.applied = SBX_APPLIED_PIDNS | SBX_APPLIED_MNTNS | SBX_APPLIED_SECCOMP | SBX_APPLIED_PIDS_LIMIT;
         snprintf(in.weakened, sizeof(in.weakened), "landlock: not in this kernel\ncgroup: none");
         round_trip("timed out, not OOM-killed: every field back, nothing else touched", &in, "");
 
         in.status = 137;
         in.timed_out = false;
         in.oom_killed = true;
-        in.applied[0] = '\0';
+        in.applied = 0;
         in.weakened[0] = '\0';
         snprintf(in.notes, sizeof(in.notes), "git: a note\nanother");
         round_trip("OOM-killed, not timed out: every field back, nothing else touched", &in, "mount: cannot bind");
 
         in.timed_out = true;
         in.oom_killed = true;
+        in.applied = SBX_APPLIED_ALL;
         round_trip("both booleans true", &in, "x");
         in.timed_out = false;
         in.oom_killed = false;

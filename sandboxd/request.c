@@ -207,7 +207,10 @@ int sbx_request_finish(struct sbx_request *rq, struct sbx_error *e)
         rq->argv = rq->all.v;
         if ((r = sbx_options_parse((int)rq->all.n, rq->argv, &rq->opts, e)) < 0) {
                 sbx_options_done(&rq->opts);
+                /* The caller sent a Run call, not a command line: the stage is the
+                 * request's (request.h), the flag named is the option's twin. */
                 e->stage = SBX_STAGE_REQUEST;
+                sbx_error_prefix(e, "in the Run call's options");
                 return r;
         }
         rq->finished = true;

@@ -27,7 +27,7 @@ SECCOMP_LIBS = $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
 # libsbx: every stage of the jail.  The default seccomp filter and its common variants
 # are compiled at build time (gen-seccomp) and embedded; seccomp.c compiles at launch
 # only for a profile's own seccomp changes.
-LIB_SRCS = lib/error.c lib/strv.c lib/path.c lib/caller.c lib/json.c lib/plan.c lib/defaults.c lib/parse.c lib/validate.c lib/mountpoint.c lib/gitobjects.c \
+LIB_SRCS = lib/error.c lib/applied.c lib/busapi.c lib/strv.c lib/path.c lib/caller.c lib/json.c lib/plan.c lib/defaults.c lib/parse.c lib/validate.c lib/mountpoint.c lib/gitobjects.c \
            lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
            lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/audit.c
 # policy/: profiles, command rules, the shell tokenizer (libyaml links only here).

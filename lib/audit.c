@@ -330,7 +330,7 @@ static void add_result(struct entry *en, const struct sbx_result *res)
 
 static void add_error(struct entry *en, const struct sbx_error *e, const char *formatted)
 {
-        add(en, "SBX_STAGE", e->stage);
+        add(en, "SBX_STAGE", sbx_stage_name(e->stage));
         addf(en, "SBX_ERRNO", "%d", e->errnum);
         add(en, "SBX_SYSCALL", e->syscall);
         add(en, "SBX_PATH", e->path);

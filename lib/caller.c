@@ -52,12 +52,12 @@ static int self_open(struct sbx_caller *c, const char *path, int flags, enum sbx
         if ((r = sbx_path_open(path, flags, &fd, NULL, 0, e)) < 0)
                 return r;
         if (fstat(fd, &st) < 0)
-                return sbx_error_set(e, "validate", errno, "fstat", path, "cannot inspect '%s'", path);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "fstat", path, "cannot inspect '%s'", path);
         if (mode && S_ISDIR(st.st_mode))
                 mode |= X_OK;
         /* AT_EACCESS: the effective ids, which are the caller's. */
         if (mode && faccessat(fd, "", mode, AT_EMPTY_PATH | AT_EACCESS) < 0) {
-                r = sbx_error_set(e, "validate", errno, "access", path, "uid %u may not %s '%s'", (unsigned)geteuid(),
+                r = sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "access", path, "uid %u may not %s '%s'", (unsigned)geteuid(),
                                   access == SBX_ACCESS_WRITE ? "write" : "read", path);
                 sbx_error_hint(e, "use only what you may %s yourself", access == SBX_ACCESS_WRITE ? "write" : "read");
                 return r;
@@ -84,7 +84,7 @@ static int self_mkdir(struct sbx_caller *c, const char *dir, const char *name, m
                 return 1;
         if (errno == EEXIST && fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
                 return 0;
-        return sbx_error_set(e, "validate", errno, "mkdirat", name, "cannot make '%s' in '%s'", name, dir);
+        return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "mkdirat", name, "cannot make '%s' in '%s'", name, dir);
 }
 
 /* Marks a mount point as sbx's, so that whichever run holds it last removes it. */
@@ -114,10 +114,10 @@ static int self_hold(struct sbx_caller *c, const char *dir, const char *name, in
                 int fd;
 
                 if (!made && errno != EEXIST)
-                        return sbx_error_set(e, "validate", errno, "mkdirat", name, "cannot make '%s' in '%s'", name, dir);
+                        return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "mkdirat", name, "cannot make '%s' in '%s'", name, dir);
                 fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (fd < 0 && errno != ENOENT)
-                        return sbx_error_set(e, "validate", errno, "openat", name, "cannot open '%s' in '%s'", name, dir);
+                        return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "openat", name, "cannot open '%s' in '%s'", name, dir);
                 if (fd < 0)
                         continue;
                 if (made)
@@ -128,7 +128,7 @@ static int self_hold(struct sbx_caller *c, const char *dir, const char *name, in
                 }
                 close(fd);
         }
-        return sbx_error_set(e, "validate", EBUSY, "", name, "'%s' in '%s' keeps changing", name, dir);
+        return sbx_error_set(e, SBX_STAGE_VALIDATE, EBUSY, "", name, "'%s' in '%s' keeps changing", name, dir);
 }
 
 static int self_release(struct sbx_caller *c, const char *dir, const char *name, int fd, bool made, struct sbx_error *e)
@@ -196,22 +196,22 @@ static int self_replace(struct sbx_caller *c, const char *dir, const char *name,
         if ((r = open_dir(dir, &dirfd, e)) < 0)
                 return r;
         if ((r = current(dirfd, name, &now, &mode)) < 0)
-                return sbx_error_set(e, "validate", r, "fstatat", name, "'%s' in '%s' is not a regular file", name, dir);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, r, "fstatat", name, "'%s' in '%s' is not a regular file", name, dir);
         if (!same_file(&now, expect))
-                return sbx_error_set(e, "validate", ESTALE, "", name, "'%s' in '%s' changed while the jail ran", name, dir);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ESTALE, "", name, "'%s' in '%s' changed while the jail ran", name, dir);
         if (src < 0) {
                 if (now.exists && unlinkat(dirfd, name, 0) < 0 && errno != ENOENT)
-                        return sbx_error_set(e, "validate", errno, "unlinkat", name, "cannot remove '%s' in '%s'", name, dir);
+                        return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "unlinkat", name, "cannot remove '%s' in '%s'", name, dir);
                 return 0;
         }
         snprintf(tmpname, sizeof(tmpname), ".sbx-%.200s.%d", name, (int)getpid());
         tmp = openat(dirfd, tmpname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
         if (tmp < 0)
-                return sbx_error_set(e, "validate", errno, "openat", tmpname, "cannot write in '%s'", dir);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "openat", tmpname, "cannot write in '%s'", dir);
         if ((r = copy_fd(src, tmp)) < 0 || fchmod(tmp, mode & 0777) < 0 || renameat(dirfd, tmpname, dirfd, name) < 0) {
                 r = r < 0 ? r : -errno;
                 (void)unlinkat(dirfd, tmpname, 0);
-                return sbx_error_set(e, "validate", r, "renameat", name, "cannot replace '%s' in '%s'", name, dir);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, r, "renameat", name, "cannot replace '%s' in '%s'", name, dir);
         }
         return 0;
 }
@@ -324,7 +324,7 @@ static int self_strays(struct sbx_caller *c, const char *dir, bool remove, char 
         if (fd >= 0)
                 close(fd);
         if (s.err)
-                return sbx_error_set(e, "validate", s.err, "", dir, "cannot walk all of '%s' (%d found so far)", dir, s.n);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, s.err, "", dir, "cannot walk all of '%s' (%d found so far)", dir, s.n);
         return s.n;
 }
 
@@ -334,9 +334,9 @@ static int self_realpath(struct sbx_caller *c, const char *path, char *buf, size
 
         (void)c;
         if (!real)
-                return sbx_error_set(e, "validate", errno, "realpath", path, "cannot resolve '%s'", path);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "realpath", path, "cannot resolve '%s'", path);
         if (snprintf(buf, size, "%s", real) >= (int)size)
-                return sbx_error_set(e, "validate", ENAMETOOLONG, "", path, "path too long");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", path, "path too long");
         return 0;
 }
 

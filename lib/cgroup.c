@@ -179,14 +179,16 @@ static int setup_v2(struct sbx_cgroup *cg, const char *mnt, const struct sbx_pla
         cg->version = 2;
         if (p->limits.memory) {
                 if ((r = set_u64(cg->dir[0], "memory.max", p->limits.memory)) < 0)
-                        return sbx_error_set(e, "cgroup", r, "write", cg->dir[0], "cannot set memory.max");
+                        return sbx_error_set(e, SBX_STAGE_CGROUP, r, "write", cg->dir[0], "cannot set memory.max");
                 (void)write_file(cg->dir[0], "memory.swap.max", "0");
         }
         if (p->limits.pids && (r = set_u64(cg->dir[0], "pids.max", p->limits.pids)) < 0)
-                return sbx_error_set(e, "cgroup", r, "write", cg->dir[0], "cannot set pids.max");
+                return sbx_error_set(e, SBX_STAGE_CGROUP, r, "write", cg->dir[0], "cannot set pids.max");
         cg->clone_fd = open(cg->dir[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (cg->clone_fd < 0)
-                return sbx_error_set(e, "cgroup", errno, "open", cg->dir[0], "cannot open the sandbox cgroup");
+                return sbx_error_set(e, SBX_STAGE_CGROUP, errno, "open", cg->dir[0], "cannot open the sandbox cgroup");
+        cg->applied = SBX_APPLIED_CGROUP_V2 | (p->limits.memory ? SBX_APPLIED_MEMORY_LIMIT : 0) |
+                      (p->limits.pids ? SBX_APPLIED_PIDS_LIMIT : 0);
         return 0;
 }
 
@@ -208,7 +210,7 @@ static int setup_v1_one(struct sbx_cgroup *cg, const char *controller, struct sb
         snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
         cg->procs_fd[cg->ndirs - 1] = open(procs, O_WRONLY | O_CLOEXEC);
         if (cg->procs_fd[cg->ndirs - 1] < 0)
-                return sbx_error_set(e, "cgroup", errno, "open", procs, "cannot open the sandbox cgroup");
+                return sbx_error_set(e, SBX_STAGE_CGROUP, errno, "open", procs, "cannot open the sandbox cgroup");
         return 0;
 }
 
@@ -221,7 +223,7 @@ static int setup_v1(struct sbx_cgroup *cg, const struct sbx_plan *p, struct sbx_
                 return r;
         if (p->limits.memory) {
                 if ((r = set_u64(cg->dir[0], "memory.limit_in_bytes", p->limits.memory)) < 0)
-                        return sbx_error_set(e, "cgroup", r, "write", cg->dir[0], "cannot set memory.limit_in_bytes");
+                        return sbx_error_set(e, SBX_STAGE_CGROUP, r, "write", cg->dir[0], "cannot set memory.limit_in_bytes");
                 /* memory+swap to the same figure: no escape into swap (absent when the
                  * kernel runs without swap accounting). */
                 (void)set_u64(cg->dir[0], "memory.memsw.limit_in_bytes", p->limits.memory);
@@ -229,7 +231,9 @@ static int setup_v1(struct sbx_cgroup *cg, const struct sbx_plan *p, struct sbx_
         if ((r = setup_v1_one(cg, "pids", e)) < 0)
                 return r;
         if (p->limits.pids && (r = set_u64(cg->dir[1], "pids.max", p->limits.pids)) < 0)
-                return sbx_error_set(e, "cgroup", r, "write", cg->dir[1], "cannot set pids.max");
+                return sbx_error_set(e, SBX_STAGE_CGROUP, r, "write", cg->dir[1], "cannot set pids.max");
+        cg->applied = SBX_APPLIED_CGROUP_V1 | (p->limits.memory ? SBX_APPLIED_MEMORY_LIMIT : 0) |
+                      (p->limits.pids ? SBX_APPLIED_PIDS_LIMIT : 0);
         return 0;
 }
 
@@ -295,7 +299,7 @@ int sbx_cgroup_prepare(struct sbx_cgroup *cg, const struct sbx_plan *p, bool *we
                 return r; /* a limit could not be set on a cgroup we have: an error */
         sbx_cgroup_destroy(cg);
         if (p->limits.memory_explicit || p->limits.pids_explicit || !(p->optional & SBX_HARDEN_CGROUP)) {
-                r = sbx_error_set(e, "cgroup", r, "mkdir", v2 ? v2 : CGROUP_ROOT,
+                r = sbx_error_set(e, SBX_STAGE_CGROUP, r, "mkdir", v2 ? v2 : CGROUP_ROOT,
                                   "cannot create a cgroup for the memory and pids limits");
                 sbx_error_hint(e, geteuid() == 0 ? "mount the memory and pids controllers (v2, or v1 under " CGROUP_ROOT ")"
                                                  : "run as root, through sandboxd, or in a cgroup delegated to you (systemd-run --user -p Delegate=yes)");
@@ -309,7 +313,7 @@ int sbx_cgroup_join(const struct sbx_cgroup *cg, struct sbx_error *e)
 {
         for (int i = 0; i < 2; i++)
                 if (cg->procs_fd[i] >= 0 && write(cg->procs_fd[i], "0", 1) != 1)
-                        return sbx_error_set(e, "cgroup", errno, "write", cg->dir[i], "cannot join the sandbox cgroup");
+                        return sbx_error_set(e, SBX_STAGE_CGROUP, errno, "write", cg->dir[i], "cannot join the sandbox cgroup");
         return 0;
 }
 
@@ -373,4 +377,5 @@ void sbx_cgroup_destroy(struct sbx_cgroup *cg)
         closep(&cg->procs_fd[1]);
         cg->ndirs = 0;
         cg->version = 0;
+        cg->applied = 0;
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "applied.h"
 #include "error.h"
 #include "plan.h"
 
@@ -16,6 +17,8 @@ struct sbx_cgroup {
         int ndirs;
         int clone_fd;          /* v2: for CLONE_INTO_CGROUP, else -1 */
         int procs_fd[2];       /* v1: cgroup.procs files the child writes itself into */
+        unsigned applied;      /* SBX_APPLIED_CGROUP_V* and the limits written, once the
+                                * cgroup is whole; the jail has them once it is inside */
 };
 
 /* Launcher, before clone.  Creates the cgroup and sets the plan's limits.  When none

@@ -25,7 +25,7 @@ int sbx_exec(char *const argv[], char *const envp[], struct sbx_error *e)
 
         if (strchr(cmd, '/')) {
                 execve(cmd, argv, envp);
-                return sbx_error_set(e, "exec", errno, "execve", cmd, "cannot run command");
+                return sbx_error_set(e, SBX_STAGE_EXEC, errno, "execve", cmd, "cannot run command");
         }
         for (const char *dir = path ? path : ""; path;) {
                 const char *end = strchrnul(dir, ':');
@@ -43,8 +43,8 @@ int sbx_exec(char *const argv[], char *const envp[], struct sbx_error *e)
                 dir = end + 1;
         }
         if (first_error)
-                return sbx_error_set(e, "exec", first_error, "execve", cmd, "cannot run command");
-        sbx_error_set(e, "exec", ENOENT, "execve", cmd, "command not found in the jail's PATH");
+                return sbx_error_set(e, SBX_STAGE_EXEC, first_error, "execve", cmd, "cannot run command");
+        sbx_error_set(e, SBX_STAGE_EXEC, ENOENT, "execve", cmd, "command not found in the jail's PATH");
         sbx_error_hint(e, "PATH inside is '%s'; the jail sees /usr, the workspace and what --ro/--rw add", path ? path : "");
         return -ENOENT;
 }

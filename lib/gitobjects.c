@@ -516,11 +516,11 @@ int sbx_objects_check(int at, const char *shown, int64_t since_ns, size_t hash_l
 
         found[0] = '\0';
         if (hash_len != SHA1_DIGEST_SIZE && hash_len != SHA256_DIGEST_SIZE)
-                return sbx_error_set(e, "git", EINVAL, "", shown, "unknown object hash");
+                return sbx_error_set(e, SBX_STAGE_GIT, EINVAL, "", shown, "unknown object hash");
         (void)each_changed(&w, at, ".", true, top_entry, NULL);
         free(w.linked);
         if (w.error < 0)
-                return sbx_error_set(e, "git", -w.error, "", shown,
+                return sbx_error_set(e, SBX_STAGE_GIT, -w.error, "", shown,
                                      "could not finish checking the objects the jail could write (%d entr%s dropped; first: %s)",
                                      w.removed, w.removed == 1 ? "y" : "ies", w.removed ? found : "none");
         return w.removed;

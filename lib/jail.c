@@ -71,6 +71,7 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
 {
         struct sbx_error e = { 0 };
         struct sigaction dfl = { .sa_handler = SIG_DFL };
+        struct sbx_msg done = { .type = SBX_MSG_APPLIED };
         sigset_t none;
         char weak[128];
         int r;
@@ -79,23 +80,23 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
          * keystrokes into the caller's shell (CVE-2017-5226), and a process group
          * that signals reach as a whole. */
         if (setsid() < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "session", errno, "setsid", "", "cannot start a session"), &e));
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_SESSION, errno, "setsid", "", "cannot start a session"), &e));
         for (int sig = 1; sig < NSIG; sig++)
                 (void)sigaction(sig, &dfl, NULL);
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
         const char *cwd = p->workdir ? p->workdir : p->workspace_mode != SBX_WS_NONE ? p->workspace : "/";
         if (chdir(cwd) < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "exec", errno, "chdir", cwd, "cannot enter the working directory"), &e));
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_EXEC, errno, "chdir", cwd, "cannot enter the working directory"), &e));
 
-        if (sbx_privs_drop(p, &e) < 0)
+        if (sbx_privs_drop(p, &done.applied, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
-        r = sbx_privs_mdwe(p, weak, sizeof(weak), &e);
+        r = sbx_privs_mdwe(p, weak, sizeof(weak), &done.applied, &e);
         if (r < 0)
                 sbx_sync_fail(sync_fd, &e);
         if (r > 0)
                 send_weakened(sync_fd, weak);
-        r = sbx_landlock_apply(p, weak, sizeof(weak), &e);
+        r = sbx_landlock_apply(p, weak, sizeof(weak), &done.applied, &e);
         if (r < 0)
                 sbx_sync_fail(sync_fd, &e);
         if (r > 0)
@@ -106,8 +107,14 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
 
         if (sbx_seccomp_apply(filter, p->unix_broker ? &listener : NULL, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
+        /* Host unix sockets are out of reach either way; the broker lets the jail's
+         * own connect, without it only socketpairs work. */
+        done.applied |= SBX_APPLIED_SECCOMP | (p->unix_broker ? SBX_APPLIED_UNIX_BROKER : SBX_APPLIED_UNIX_PAIRS_ONLY);
         if (listener >= 0)
                 send_listener(broker_sock, listener);
+        /* What this process did, home before the command runs (the filter allows
+         * send: an exec failure is reported the same way). */
+        sbx_sync_send(sync_fd, &done);
         sbx_exec(p->argv, p->env, &e);
         sbx_sync_fail(sync_fd, &e);
 }
@@ -136,7 +143,7 @@ static int write_proc(const char *file, const char *value, struct sbx_error *e)
         ssize_t len = (ssize_t)strlen(value);
 
         if (fd < 0 || write(fd, value, (size_t)len) != len)
-                return sbx_error_set(e, "userns", errno, "write", file, "cannot set up the user namespace");
+                return sbx_error_set(e, SBX_STAGE_USERNS, errno, "write", file, "cannot set up the user namespace");
         return 0;
 }
 
@@ -185,7 +192,7 @@ static int read_proc_areas(struct proc_areas *a, struct sbx_error *e)
         _cleanup_close_ int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
 
         if (fd < 0 || (n = read(fd, buf, sizeof(buf) - 1)) < 0)
-                return sbx_error_set(e, "init", errno, "read", "/proc/self/stat", "cannot find the argument area to wipe");
+                return sbx_error_set(e, SBX_STAGE_INIT, errno, "read", "/proc/self/stat", "cannot find the argument area to wipe");
         buf[n] = '\0';
         /* After the name (which may hold anything, up to the last ')'): the space
          * before field 3, then before each next one up to 48. */
@@ -193,7 +200,7 @@ static int read_proc_areas(struct proc_areas *a, struct sbx_error *e)
         for (int field = 3; at && field <= 48; field++)
                 at = strchr(at + 1, ' ');
         if (!at || sscanf(at, " %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3]) != 4 || v[1] < v[0] || v[3] < v[2])
-                return sbx_error_set(e, "init", EPROTO, "", "/proc/self/stat", "cannot find the argument area to wipe");
+                return sbx_error_set(e, SBX_STAGE_INIT, EPROTO, "", "/proc/self/stat", "cannot find the argument area to wipe");
         *a = (struct proc_areas){ (uintptr_t)v[0], (uintptr_t)v[1], (uintptr_t)v[2], (uintptr_t)v[3] };
         return 0;
 }
@@ -227,6 +234,7 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
 {
         struct sbx_error e = { 0 };
         struct pollfd pfd = { .fd = parent_pidfd, .events = POLLIN };
+        struct sbx_msg done = { .type = SBX_MSG_APPLIED };
         struct sbx_mount_out made;
         int broker_sv[2] = { -1, -1 };
         struct sbx_broker broker;
@@ -252,11 +260,16 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         /* 3. cgroup (v1: join now), then a cgroup namespace rooted there. */
         if (sbx_cgroup_join(cg, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
-        if (!(p->ns_shared & SBX_NS_SHARE_CGROUP) && unshare(CLONE_NEWCGROUP) < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "cgroup", errno, "unshare", "CLONE_NEWCGROUP", "cannot make a cgroup namespace"), &e));
+        done.applied |= cg->applied; /* inside it now (v2: since clone) */
+        if (!(p->ns_shared & SBX_NS_SHARE_CGROUP)) {
+                if (unshare(CLONE_NEWCGROUP) < 0)
+                        sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_CGROUP, errno, "unshare", "CLONE_NEWCGROUP",
+                                                              "cannot make a cgroup namespace"), &e));
+                done.applied |= SBX_APPLIED_CGROUPNS;
+        }
         /* 4. Host name and network. */
         if (!(p->ns_shared & SBX_NS_SHARE_UTS) && sethostname(p->hostname, strlen(p->hostname)) < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "uts", errno, "sethostname", p->hostname, "cannot set the hostname"), &e));
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_UTS, errno, "sethostname", p->hostname, "cannot set the hostname"), &e));
         if (p->net == SBX_NET_NONE && sbx_net_loopback_up(&e) < 0)
                 sbx_sync_fail(sync_fd, &e);
         /* 5. The file system view; pivot_root; old root detached.  The private tmpfs
@@ -266,6 +279,13 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
                         apparmor_hint(&e);
                 sbx_sync_fail(sync_fd, &e);
         }
+        /* Each bind is refused rather than left writable, and pivot_root is its last
+         * step: having returned, it did both. */
+        done.applied |= SBX_APPLIED_PIVOT_ROOT;
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if (p->mounts[i].system)
+                        done.applied |= SBX_APPLIED_RO_SYSTEM;
+        sbx_sync_send(sync_fd, &done);
         for (int i = 0; i < SBX_MAX_STATE; i++)
                 if (made.state_fds[i] >= 0) {
                         struct sbx_msg m = { .type = SBX_MSG_STATE_FD, .wstatus = i };
@@ -278,12 +298,12 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
          *    own: PID 1, the broker, reaches the jail's abstract sockets and
          *    processes and nothing outside, as the command does. */
         if (p->unix_broker && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, broker_sv) < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "init", errno, "socketpair", "", "cannot start the connect broker"), &e));
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_INIT, errno, "socketpair", "", "cannot start the connect broker"), &e));
         if (p->unix_broker && sbx_landlock_scope(&e) < 0)
                 sbx_sync_fail(sync_fd, &e);
         command = fork();
         if (command < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, "init", errno, "fork", "", "cannot start the command"), &e));
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_INIT, errno, "fork", "", "cannot start the command"), &e));
         if (command == 0) {
                 if (broker_sv[0] >= 0)
                         close(broker_sv[0]);
@@ -338,7 +358,8 @@ static int userns_hint(struct sbx_error *e)
 }
 
 /* Stage 3: clone3 into every namespace at once, straight into the cgroup on v2. */
-static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, int *pidfd, struct sbx_error *e)
+static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, int *pidfd, unsigned *applied,
+                        struct sbx_error *e)
 {
         struct clone_args args = {
                 .flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_PIDFD,
@@ -361,11 +382,17 @@ static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, i
         }
         pid = syscall(SYS_clone3, &args, sizeof(args));
         if (pid < 0) {
-                int r = sbx_error_set(e, "clone", errno, "clone3", "", "cannot create the jail's namespaces");
+                int r = sbx_error_set(e, SBX_STAGE_CLONE, errno, "clone3", "", "cannot create the jail's namespaces");
                 if (p->userns)
                         userns_hint(e);
                 return r;
         }
+        /* The namespaces are the ones it was given, no more (a shared one is not). */
+        if (pid > 0)
+                *applied |= SBX_APPLIED_PIDNS | SBX_APPLIED_MNTNS | (args.flags & CLONE_NEWNET ? SBX_APPLIED_NETNS : 0) |
+                            (args.flags & CLONE_NEWUTS ? SBX_APPLIED_UTSNS : 0) |
+                            (args.flags & CLONE_NEWIPC ? SBX_APPLIED_IPCNS : 0) |
+                            (args.flags & CLONE_NEWUSER ? SBX_APPLIED_USERNS : 0);
         return (pid_t)pid;
 }
 
@@ -404,6 +431,9 @@ static void read_messages(struct supervision *s, struct sbx_result *res)
                 case SBX_MSG_EXIT:
                         s->have_exit = true;
                         s->wstatus = m.wstatus;
+                        break;
+                case SBX_MSG_APPLIED:
+                        res->applied |= m.applied & SBX_APPLIED_ALL;
                         break;
                 }
         }
@@ -478,7 +508,7 @@ static int account(struct supervision *s, const siginfo_t *pid1, struct sbx_resu
         }
         if (s->child_error.errnum) {
                 *e = s->child_error;
-                if (strcmp(e->stage, "exec") == 0 && strcmp(e->syscall, "execve") == 0) {
+                if (e->stage == SBX_STAGE_EXEC && strcmp(e->syscall, "execve") == 0) {
                         res->status = e->errnum == ENOENT ? 127 : 126;
                         return 0; /* the command's failure, not sbx's */
                 }
@@ -498,7 +528,7 @@ static int account(struct supervision *s, const siginfo_t *pid1, struct sbx_resu
                 res->status = 128 + res->signal;
         } else {
                 res->status = 125;
-                return sbx_error_set(e, "init", EPROTO, "", "", "the jail's PID 1 ended without a status");
+                return sbx_error_set(e, SBX_STAGE_INIT, EPROTO, "", "", "the jail's PID 1 ended without a status");
         }
         return 0;
 }
@@ -508,49 +538,6 @@ void sbx_result_init(struct sbx_result *res, int status)
         *res = (struct sbx_result){ .status = status, .exit_code = -1 };
         for (size_t i = 0; i < SBX_MAX_STATE; i++)
                 res->state_fds[i] = -1;
-}
-
-/* --json's "applied": what this jail had, from the plan and from what happened, and
- * only for a jail that got as far as its command (every step before execve fails
- * closed, so such a jail had each one).  Never a fixed list: a shared namespace, a
- * kept capability, Landlock absent, or no cgroup is not named. */
-static void list_applied(const struct sbx_plan *p, const struct sbx_cgroup *cg, struct sbx_result *res)
-{
-        const struct {
-                bool on;
-                const char *name;
-        } steps[] = {
-                { true, "pidns" },
-                { !(p->ns_shared & SBX_NS_SHARE_UTS), "utsns" },
-                { !(p->ns_shared & SBX_NS_SHARE_IPC), "ipcns" },
-                { true, "mntns" },
-                { !(p->ns_shared & SBX_NS_SHARE_CGROUP), "cgroupns" },
-                { p->net == SBX_NET_NONE, "netns" },
-                { p->userns, "userns" },
-                { true, "pivot_root" },
-                { p->caps == 0, "caps-dropped" },
-                { true, "no_new_privs" },
-                { !strstr(res->weakened, "landlock: not"), "landlock" },
-                { true, "seccomp" },
-                /* Host unix sockets: out of reach either way; the broker lets the jail's own connect. */
-                { p->unix_broker, "unix-broker" },
-                { !p->unix_broker, "unix-pairs-only" },
-                { p->mdwe && !strstr(res->weakened, "memory_deny_write_execute: no"), "mdwe" },
-                { cg->version == 2, "cgroup-v2" },
-                { cg->version == 1, "cgroup-v1" },
-                { cg->version && p->limits.memory, "memory-limit" },
-                { cg->version && p->limits.pids, "pids-limit" },
-        };
-        bool system = false;
-
-        for (size_t i = 0; i < p->n_mounts; i++)
-                system = system || p->mounts[i].system;
-        for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
-                if (steps[i].on)
-                        append(res->applied, sizeof(res->applied), ",", steps[i].name);
-                if (steps[i].on && strcmp(steps[i].name, "pivot_root") == 0 && system)
-                        append(res->applied, sizeof(res->applied), ",", "ro-system");
-        }
 }
 
 int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, struct sbx_result *res, struct sbx_error *e)
@@ -584,7 +571,7 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         sigprocmask(SIG_BLOCK, &mask, &old);
         s.sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
         if (s.sigfd < 0) {
-                r = sbx_error_set(e, "supervise", errno, "signalfd", "", "cannot watch signals");
+                r = sbx_error_set(e, SBX_STAGE_SUPERVISE, errno, "signalfd", "", "cannot watch signals");
                 goto out;
         }
         r = sbx_cgroup_prepare(&cg, p, &weak_cgroup, e);
@@ -594,17 +581,17 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
                 append(res->weakened, sizeof(res->weakened), "\n",
                        "cgroup: default memory and pids limits not applied (no cgroup v2 for this caller; --memory/--pids make one)");
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-                r = sbx_error_set(e, "clone", errno, "socketpair", "", "cannot create the sync socket");
+                r = sbx_error_set(e, SBX_STAGE_CLONE, errno, "socketpair", "", "cannot create the sync socket");
                 goto out;
         }
         parent_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
         if (parent_pidfd < 0) {
-                r = sbx_error_set(e, "clone", errno, "pidfd_open", "", "cannot watch the launcher");
+                r = sbx_error_set(e, SBX_STAGE_CLONE, errno, "pidfd_open", "", "cannot watch the launcher");
                 goto out;
         }
 
         start = now_ms();
-        pid = clone_jail(p, &cg, &s.pidfd, e);
+        pid = clone_jail(p, &cg, &s.pidfd, &res->applied, e);
         if (pid < 0) {
                 r = pid;
                 goto out;
@@ -620,7 +607,7 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
 
         supervise(&s, res);
         if (waitid(P_PIDFD, (id_t)s.pidfd, &pid1, WEXITED) < 0) {
-                r = sbx_error_set(e, "supervise", errno, "waitid", "", "cannot reap the jail");
+                r = sbx_error_set(e, SBX_STAGE_SUPERVISE, errno, "waitid", "", "cannot reap the jail");
                 goto out;
         }
         res->wall_ms = now_ms() - start;
@@ -632,9 +619,11 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         if (!res->peak_memory)
                 res->peak_memory = (uint64_t)ru.ru_maxrss * 1024; /* largest single process */
         r = account(&s, &pid1, res, e);
-        if (r == 0)
-                list_applied(p, &cg, res);
 out:
+        /* Only for a jail that ran, timed out, or whose command could not be run: a
+         * failure of sbx's own reports the error, not half a jail. */
+        if (r < 0)
+                res->applied = 0;
         closep(&s.pidfd);
         closep(&s.sigfd);
         closep(&sv[0]);

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "applied.h"
 #include "error.h"
 #include "plan.h"
 #include "seccomp.h"
@@ -21,7 +22,8 @@ struct sbx_result {
         /* The SBX_MOUNT_STATE tmpfs of the plan, in plan order, as mount fds (-1 where
          * the jail did not get that far); the caller of sbx_jail_run closes them. */
         int state_fds[SBX_MAX_STATE];
-        char applied[512];    /* comma-separated hardening steps in force */
+        unsigned applied;     /* enum sbx_applied bits: the hardening steps in force, each
+                               * set by the step that took effect */
         char weakened[512];   /* newline-separated notes on what could not be applied */
         char notes[512];      /* newline-separated: what the run left undone (filesystem.git's
                                * state not carried back), filled by the caller */

@@ -70,9 +70,9 @@ static int add_rule(int ruleset, const char *path, uint64_t access, uint64_t han
         int r;
 
         if (fd < 0)
-                return sbx_error_set(e, "landlock", errno, "open", path, "cannot open path for a rule");
+                return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "open", path, "cannot open path for a rule");
         r = rule_beneath(ruleset, fd, access & handled);
-        return r < 0 ? sbx_error_set(e, "landlock", r, "landlock_add_rule", path, "cannot add rule") : 0;
+        return r < 0 ? sbx_error_set(e, SBX_STAGE_LANDLOCK, r, "landlock_add_rule", path, "cannot add rule") : 0;
 }
 
 /* The caller's stdio may be files or ttys outside the jail's tree.  Reopening them
@@ -100,7 +100,7 @@ static int add_stdio_rules(int ruleset, uint64_t handled, struct sbx_error *e)
                  * none: Landlock lets internal file systems through. */
                 int r = rule_beneath(ruleset, fd, access & handled);
                 if (r < 0 && r != -EBADFD)
-                        return sbx_error_set(e, "landlock", r, "landlock_add_rule", "stdio", "cannot add a rule for fd %d", fd);
+                        return sbx_error_set(e, SBX_STAGE_LANDLOCK, r, "landlock_add_rule", "stdio", "cannot add a rule for fd %d", fd);
         }
         return 0;
 }
@@ -122,15 +122,15 @@ int sbx_landlock_scope(struct sbx_error *e)
                 return 0;
         ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
         if (ruleset < 0)
-                return sbx_error_set(e, "landlock", errno, "landlock_create_ruleset", "", "cannot create the broker's scope");
+                return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "landlock_create_ruleset", "", "cannot create the broker's scope");
         if ((r = add_rule(ruleset, "/", LANDLOCK_ACCESS_FS_REFER, attr.handled_access_fs, e)) < 0)
                 return r;
         if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
-                return sbx_error_set(e, "landlock", errno, "landlock_restrict_self", "", "cannot scope the broker");
+                return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "landlock_restrict_self", "", "cannot scope the broker");
         return 0;
 }
 
-int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct sbx_error *e)
+int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, unsigned *applied, struct sbx_error *e)
 {
         struct sbx_ruleset_attr attr = { 0 };
         _cleanup_close_ int ruleset = -1;
@@ -141,7 +141,7 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct
         what[0] = '\0';
         if (abi < 1) {
                 if (!(p->optional & SBX_HARDEN_LANDLOCK)) {
-                        r = sbx_error_set(e, "landlock", EOPNOTSUPP, "landlock_create_ruleset", "", "this kernel has no Landlock");
+                        r = sbx_error_set(e, SBX_STAGE_LANDLOCK, EOPNOTSUPP, "landlock_create_ruleset", "", "this kernel has no Landlock");
                         sbx_error_hint(e, "boot with lsm=landlock,... or mark landlock optional in the profile");
                         return r;
                 }
@@ -164,7 +164,7 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct
 
         ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0);
         if (ruleset < 0)
-                return sbx_error_set(e, "landlock", errno, "landlock_create_ruleset", "", "cannot create ruleset");
+                return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "landlock_create_ruleset", "", "cannot create ruleset");
         /* Under an execute allowlist, execute is granted file by file below and
          * nowhere else: not on the system tree, never where the jail may write. */
         uint64_t no_exec = p->exec_restricted ? LANDLOCK_ACCESS_FS_EXECUTE : 0;
@@ -186,6 +186,7 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct
             (r = add_stdio_rules(ruleset, attr.handled_access_fs, e)) < 0)
                 return r;
         if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
-                return sbx_error_set(e, "landlock", errno, "landlock_restrict_self", "", "cannot enforce ruleset");
+                return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "landlock_restrict_self", "", "cannot enforce ruleset");
+        *applied |= SBX_APPLIED_LANDLOCK; /* enforced, with its rules: weakened or not, in force */
         return what[0] ? 1 : 0;
 }

@@ -8,12 +8,14 @@
 
 #include <stdbool.h>
 
+#include "applied.h"
 #include "error.h"
 #include "plan.h"
 
 /* Returns 0 when applied in full; 1 when the kernel lacks Landlock (or a part of it)
- * and the plan lets it be optional, with @what naming what was weakened. */
-int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, struct sbx_error *e);
+ * and the plan lets it be optional, with @what naming what was weakened.  Sets
+ * SBX_APPLIED_LANDLOCK in @applied only once landlock_restrict_self took the rules. */
+int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, unsigned *applied, struct sbx_error *e);
 
 /* PID 1, before it forks the command: the scopes alone (abstract unix sockets,
  * signals), so that the connect broker reaches what the command may and no more.

@@ -116,7 +116,7 @@ static int make_parents(int root, const char *path, bool last, bool follow, stru
                                 parent = openat2_in_root(root, ".", O_PATH | O_DIRECTORY, follow);
                         }
                         if (parent < 0 || (mkdirat(parent, slash ? slash + 1 : buf, 0755) < 0 && errno != EEXIST)) {
-                                int r = sbx_error_set(e, "mount", errno, "mkdirat", path, "cannot create mount point");
+                                int r = sbx_error_set(e, SBX_STAGE_MOUNT, errno, "mkdirat", path, "cannot create mount point");
                                 if (errno == EROFS)
                                         sbx_error_hint(e, "the destination lies inside a read-only bind and does not exist there");
                                 return r;
@@ -124,7 +124,7 @@ static int make_parents(int root, const char *path, bool last, bool follow, stru
                         fd = openat2_in_root(root, buf, O_PATH | O_DIRECTORY, follow);
                 }
                 if (fd < 0)
-                        return sbx_error_set(e, "mount", errno, "openat2", path, "cannot reach mount point");
+                        return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "openat2", path, "cannot reach mount point");
                 *c = saved;
                 if (saved == '\0')
                         return fd;
@@ -155,10 +155,10 @@ static int mount_point(int root, const char *dest, bool is_dir, bool follow, str
         if (fd >= 0)
                 return fd;
         if (errno != EEXIST)
-                return sbx_error_set(e, "mount", errno, "openat", dest, "cannot create file mount point");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "openat", dest, "cannot create file mount point");
         fd = openat2_in_root(root, dest, O_PATH, follow);
         if (fd < 0)
-                return sbx_error_set(e, "mount", errno, "openat2", dest, "cannot reach mount point");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "openat2", dest, "cannot reach mount point");
         return fd;
 }
 
@@ -174,10 +174,10 @@ static int clone_tree(int src_fd, const char *src_path, uint64_t attrs, const ch
                             OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW |
                             (src_path[0] ? 0 : AT_EMPTY_PATH));
         if (tree < 0)
-                return sbx_error_set(e, "mount", errno, "open_tree", dest, "cannot clone bind source");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "open_tree", dest, "cannot clone bind source");
         if (syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0) {
                 close(tree);
-                return sbx_error_set(e, "mount", errno, "mount_setattr", dest, "cannot set bind flags");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "mount_setattr", dest, "cannot set bind flags");
         }
         return tree;
 }
@@ -185,7 +185,7 @@ static int clone_tree(int src_fd, const char *src_path, uint64_t attrs, const ch
 static int attach(int tree, int target_fd, const char *dest, struct sbx_error *e)
 {
         if (syscall(SYS_move_mount, tree, "", target_fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-                return sbx_error_set(e, "mount", errno, "move_mount", dest, "cannot attach bind");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "move_mount", dest, "cannot attach bind");
         return 0;
 }
 
@@ -208,7 +208,7 @@ static int mount_on_fd(const char *source, int target_fd, const char *type, unsi
 
         snprintf(path, sizeof(path), "/proc/self/fd/%d", target_fd);
         if (mount(source, path, type, flags, data) < 0)
-                return sbx_error_set(e, "mount", errno, "mount", dest, "cannot mount %s", type);
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "mount", dest, "cannot mount %s", type);
         return 0;
 }
 
@@ -222,10 +222,10 @@ static int open_checked_source(const struct sbx_mount *m, struct sbx_error *e)
         int fd = (int)syscall(SYS_openat2, AT_FDCWD, m->source, &how, sizeof(how));
 
         if (fd < 0)
-                return sbx_error_set(e, "mount", errno, "openat2", m->source, "bind source changed since it was checked");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "openat2", m->source, "bind source changed since it was checked");
         if (fstat(fd, &st) < 0 || st.st_dev != m->dev || st.st_ino != m->ino) {
                 close(fd);
-                return sbx_error_set(e, "mount", EXDEV, "fstat", m->source, "bind source changed since it was checked");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, EXDEV, "fstat", m->source, "bind source changed since it was checked");
         }
         return fd;
 }
@@ -240,16 +240,16 @@ static int copy_file(int root, const struct sbx_mount *m, struct sbx_error *e)
                 return parent;
         src = open(m->source, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
         if (src < 0 || fstat(src, &st) < 0)
-                return sbx_error_set(e, "mount", errno, "open", m->source, "cannot read system file");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "open", m->source, "cannot read system file");
         if (st.st_dev != m->dev || st.st_ino != m->ino)
-                return sbx_error_set(e, "mount", EXDEV, "fstat", m->source, "system file changed since it was checked");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, EXDEV, "fstat", m->source, "system file changed since it was checked");
         dst = openat(parent, base_name(m->dest), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
         if (dst < 0)
-                return sbx_error_set(e, "mount", errno, "openat", m->dest, "cannot create file copy");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "openat", m->dest, "cannot create file copy");
         for (off_t left = st.st_size; left > 0;) {
                 ssize_t n = sendfile(dst, src, NULL, (size_t)left);
                 if (n <= 0)
-                        return sbx_error_set(e, "mount", n < 0 ? errno : EIO, "sendfile", m->dest, "cannot copy system file");
+                        return sbx_error_set(e, SBX_STAGE_MOUNT, n < 0 ? errno : EIO, "sendfile", m->dest, "cannot copy system file");
                 left -= n;
         }
         return 0;
@@ -292,18 +292,18 @@ static int make_state(const struct sbx_plan *p, const struct sbx_mount *m, struc
         snprintf(size, sizeof(size), "%llu", (unsigned long long)m->size);
         fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
         if (fs < 0)
-                return sbx_error_set(e, "mount", errno, "fsopen", m->dest, "cannot make a tmpfs");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "fsopen", m->dest, "cannot make a tmpfs");
         if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "size", size, 0) < 0 ||
             syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "0755", 0) < 0 ||
             syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-                return sbx_error_set(e, "mount", errno, "fsconfig", m->dest, "cannot make a tmpfs");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "fsconfig", m->dest, "cannot make a tmpfs");
         mnt = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
         if (mnt < 0)
-                return sbx_error_set(e, "mount", errno, "fsmount", m->dest, "cannot make a tmpfs");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "fsmount", m->dest, "cannot make a tmpfs");
         top = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (top < 0 || (p->run_as && fchown(top, p->uid, p->gid) < 0)) {
                 close(mnt);
-                return sbx_error_set(e, "mount", errno, "fchown", m->dest, "cannot hand the tmpfs to uid %u", (unsigned)p->uid);
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "fchown", m->dest, "cannot hand the tmpfs to uid %u", (unsigned)p->uid);
         }
         for (size_t i = 0; i < m->n_files; i++) {
                 const struct sbx_state_file *f = &m->files[i];
@@ -313,14 +313,14 @@ static int make_state(const struct sbx_plan *p, const struct sbx_mount *m, struc
 
                 if (dst < 0 || fstat(f->fd, &st) < 0 || (p->run_as && fchown(dst, p->uid, p->gid) < 0)) {
                         close(mnt);
-                        return sbx_error_set(e, "mount", errno, "openat", f->name, "cannot copy '%s' into '%s'", f->name, m->dest);
+                        return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "openat", f->name, "cannot copy '%s' into '%s'", f->name, m->dest);
                 }
                 while (at < st.st_size) {
                         ssize_t n = sendfile(dst, f->fd, &at, (size_t)(st.st_size - at));
 
                         if (n <= 0) {
                                 close(mnt);
-                                return sbx_error_set(e, "mount", n < 0 ? errno : EIO, "sendfile", f->name, "cannot copy '%s' into '%s'",
+                                return sbx_error_set(e, SBX_STAGE_MOUNT, n < 0 ? errno : EIO, "sendfile", f->name, "cannot copy '%s' into '%s'",
                                                      f->name, m->dest);
                         }
                 }
@@ -349,7 +349,7 @@ static int apply_mask(int root, const char *dest, bool follow, struct sbx_error 
         if (target < 0)
                 return 0;
         if (fstat(target, &st) < 0)
-                return sbx_error_set(e, "mount", errno, "fstat", dest, "cannot inspect the path to mask");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "fstat", dest, "cannot inspect the path to mask");
         if (S_ISDIR(st.st_mode))
                 return mount_on_fd("tmpfs", target, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0555,size=4k", dest, e);
         return attach_tree(AT_FDCWD, "/dev/null", target,
@@ -379,7 +379,7 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, bool noexec,
                 if (parent < 0)
                         return parent;
                 if (symlinkat(m->source, parent, base_name(m->dest)) < 0 && errno != EEXIST)
-                        return sbx_error_set(e, "mount", errno, "symlinkat", m->dest, "cannot create symlink");
+                        return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "symlinkat", m->dest, "cannot create symlink");
                 return 0;
         case SBX_MOUNT_COPY:
                 return copy_file(root, m, e);
@@ -399,7 +399,7 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, bool noexec,
                         return target;
                 return attach(tree, target, m->dest, e);
         }
-        return sbx_error_set(e, "mount", EINVAL, "", m->dest, "unknown mount kind");
+        return sbx_error_set(e, SBX_STAGE_MOUNT, EINVAL, "", m->dest, "unknown mount kind");
 }
 
 /* A minimal /dev: the harmless character devices bound from the host (a user
@@ -416,7 +416,7 @@ static int make_dev_nodes(int root, int dev, bool userns, struct sbx_error *e)
                  * there the host's node is bound instead. */
                 if (!userns) {
                         if (mknodat(dev, dev_nodes[i].name, S_IFCHR | 0666, makedev(dev_nodes[i].major, dev_nodes[i].minor)) < 0)
-                                return sbx_error_set(e, "mount", errno, "mknodat", dev_nodes[i].name, "cannot create device node");
+                                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "mknodat", dev_nodes[i].name, "cannot create device node");
                         continue;
                 }
                 snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i].name);
@@ -443,7 +443,7 @@ static int apply_dev(int root, bool userns, bool noexec, struct sbx_mount_out *o
                 return r;
         dev = openat2_in_root(root, "dev", O_PATH | O_DIRECTORY, true);
         if (dev < 0)
-                return sbx_error_set(e, "mount", errno, "openat2", "/dev", "cannot open the new /dev");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "openat2", "/dev", "cannot open the new /dev");
         if ((r = make_dev_nodes(root, dev, userns, e)) < 0 ||
             (r = mount_new(root, "/dev/pts", true, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620", e)) < 0 ||
             (r = mount_new(root, "/dev/shm", true, "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), "mode=1777,size=64m", e)) < 0)
@@ -451,10 +451,10 @@ static int apply_dev(int root, bool userns, bool noexec, struct sbx_mount_out *o
         note_private(out, root, "/dev/shm");
         for (size_t i = 0; i < ELEMENTSOF(dev_links); i++)
                 if (symlinkat(dev_links[i].target, root, dev_links[i].path) < 0)
-                        return sbx_error_set(e, "mount", errno, "symlinkat", dev_links[i].path, "cannot create /dev link");
+                        return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "symlinkat", dev_links[i].path, "cannot create /dev link");
         if (syscall(SYS_mount_setattr, dev, "", AT_EMPTY_PATH, &(struct mount_attr){ .attr_set = MOUNT_ATTR_RDONLY },
                     sizeof(struct mount_attr)) < 0)
-                return sbx_error_set(e, "mount", errno, "mount_setattr", "/dev", "cannot make /dev read-only");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "mount_setattr", "/dev", "cannot make /dev read-only");
         return 0;
 }
 
@@ -484,16 +484,16 @@ static int enter_root(struct sbx_error *e)
         struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
 
         if (chdir(NEW_ROOT) < 0)
-                return sbx_error_set(e, "mount", errno, "chdir", NEW_ROOT, "cannot enter new root");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "chdir", NEW_ROOT, "cannot enter new root");
         if (syscall(SYS_pivot_root, ".", ".") < 0)
-                return sbx_error_set(e, "mount", errno, "pivot_root", NEW_ROOT, "cannot switch root");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "pivot_root", NEW_ROOT, "cannot switch root");
         if (umount2(".", MNT_DETACH) < 0)
-                return sbx_error_set(e, "mount", errno, "umount2", "/", "cannot detach the old root");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "umount2", "/", "cannot detach the old root");
         if (chdir("/") < 0)
-                return sbx_error_set(e, "mount", errno, "chdir", "/", "cannot enter new root");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "chdir", "/", "cannot enter new root");
         /* The skeleton itself read-only: new top-level entries cannot be made. */
         if (syscall(SYS_mount_setattr, AT_FDCWD, "/", 0, &ro, sizeof(ro)) < 0)
-                return sbx_error_set(e, "mount", errno, "mount_setattr", "/", "cannot make the root read-only");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "mount_setattr", "/", "cannot make the root read-only");
         return 0;
 }
 
@@ -526,7 +526,7 @@ int sbx_mount_apply(const struct sbx_plan *p, struct sbx_mount_out *out, struct 
 
         /* 1. Nothing we mount propagates back to the host, nor the host's to us. */
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-                return sbx_error_set(e, "mount", errno, "mount", "/", "cannot make mounts private");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "mount", "/", "cannot make mounts private");
         /* 2. Every bind source cloned, flags set, before anything is hidden. */
         for (size_t i = 0; i < p->n_mounts; i++) {
                 const struct sbx_mount *m = &p->mounts[i];
@@ -561,10 +561,10 @@ static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_mou
 
         /* 3. A tmpfs for the new root. */
         if (mount("sbx-root", NEW_ROOT, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=8m,nr_inodes=4096") < 0)
-                return sbx_error_set(e, "mount", errno, "mount", NEW_ROOT, "cannot mount the root tmpfs");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "mount", NEW_ROOT, "cannot mount the root tmpfs");
         root = open(NEW_ROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (root < 0)
-                return sbx_error_set(e, "mount", errno, "open", NEW_ROOT, "cannot open the new root");
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "open", NEW_ROOT, "cannot open the new root");
         /* 4. The plan's binds, tmpfs and symlinks, in order. */
         for (size_t i = 0; i < p->n_mounts; i++)
                 if ((r = apply_one(root, &p->mounts[i], trees[i], p->exec_restricted, out, e)) < 0)

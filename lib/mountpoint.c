@@ -37,7 +37,7 @@ static bool wants_directory(const struct sbx_mount *m)
 
 static int refuse(const struct sbx_mount *m, const char *host, int err, const char *why, const char *hint, struct sbx_error *e)
 {
-        int r = sbx_error_set(e, "validate", err, "", m->dest, "mount point '%s' (host '%s') %s", m->dest, host, why);
+        int r = sbx_error_set(e, SBX_STAGE_VALIDATE, err, "", m->dest, "mount point '%s' (host '%s') %s", m->dest, host, why);
 
         sbx_error_hint(e, "%s", hint);
         return r;
@@ -72,7 +72,7 @@ static int check_component(struct sbx_caller *caller, const struct sbx_mount *m,
                 return r;
         }
         if (fstat(fd, &st) < 0)
-                return sbx_error_set(e, "validate", errno, "fstat", host, "cannot inspect mount point");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "fstat", host, "cannot inspect mount point");
         if (S_ISLNK(st.st_mode))
                 return refuse(m, host, ELOOP, "passes through a symlink", "name the real path", e);
         if (want_dir != S_ISDIR(st.st_mode))
@@ -95,7 +95,7 @@ static int check_one(const struct sbx_plan *p, size_t i, struct sbx_caller *call
         rest = m->dest + (strcmp(h->dest, "/") == 0 ? 0 : strlen(h->dest));
         base = strcmp(h->source, "/") == 0 ? "" : h->source;
         if (snprintf(host, sizeof(host), "%s%s", base, rest) >= (int)sizeof(host))
-                return sbx_error_set(e, "validate", ENAMETOOLONG, "", m->dest, "mount point path too long");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", m->dest, "mount point path too long");
         /* Component by component below the bind's source. */
         for (char *c = host + strlen(base) + 1;; c++) {
                 if (*c != '/' && *c != '\0')

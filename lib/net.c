@@ -30,9 +30,9 @@ int sbx_net_loopback_up(struct sbx_error *e)
 
         nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
         if (!nl)
-                return sbx_error_set(e, "net", errno, "socket", "", "cannot open rtnetlink");
+                return sbx_error_set(e, SBX_STAGE_NET, errno, "socket", "", "cannot open rtnetlink");
         if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
-                return sbx_error_set(e, "net", errno, "bind", "", "cannot bind rtnetlink");
+                return sbx_error_set(e, SBX_STAGE_NET, errno, "bind", "", "cannot bind rtnetlink");
 
         nlh = mnl_nlmsg_put_header(buf);
         nlh->nlmsg_type = RTM_NEWLINK;
@@ -45,12 +45,12 @@ int sbx_net_loopback_up(struct sbx_error *e)
         ifm->ifi_change = IFF_UP;
 
         if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-                return sbx_error_set(e, "net", errno, "sendto", "lo", "cannot send link-up request");
+                return sbx_error_set(e, SBX_STAGE_NET, errno, "sendto", "lo", "cannot send link-up request");
         n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
         if (n < 0)
-                return sbx_error_set(e, "net", errno, "recvfrom", "lo", "no answer to link-up request");
+                return sbx_error_set(e, SBX_STAGE_NET, errno, "recvfrom", "lo", "no answer to link-up request");
         /* The ACK carries the kernel's verdict as an error code (0 = done). */
         if (mnl_cb_run(buf, (size_t)n, seq, mnl_socket_get_portid(nl), NULL, NULL) < 0)
-                return sbx_error_set(e, "net", errno, "RTM_NEWLINK", "lo", "cannot bring loopback up");
+                return sbx_error_set(e, SBX_STAGE_NET, errno, "RTM_NEWLINK", "lo", "cannot bring loopback up");
         return 0;
 }

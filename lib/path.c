@@ -37,10 +37,10 @@ int sbx_fd_path(int fd, char *buf, size_t size, const char *shown, struct sbx_er
         snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
         n = readlink(link, buf, size - 1);
         if (n < 0)
-                return sbx_error_set(e, "validate", errno, "readlink", link, "cannot resolve '%s' (is /proc mounted?)", shown);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "readlink", link, "cannot resolve '%s' (is /proc mounted?)", shown);
         buf[n] = '\0';
         if (buf[0] != '/')
-                return sbx_error_set(e, "validate", EXDEV, "", shown, "'%s' resolves outside the file system tree ('%s')",
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EXDEV, "", shown, "'%s' resolves outside the file system tree ('%s')",
                                      shown, buf);
         return 0;
 }
@@ -78,7 +78,7 @@ static void instead(char *out, size_t size, const char *dir, const char *target,
 
 static int refuse_link(const char *path, const char *link, const char *target, const char *suggest, struct sbx_error *e)
 {
-        int r = sbx_error_set(e, "validate", EPERM, "", path,
+        int r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", path,
                               "'%s' goes through the symlink '%s' (to '%s'), which sbx does not follow outside the system's own "
                               "directories: a jail may have planted it",
                               path, link, target);
@@ -100,7 +100,7 @@ static int walk_to_root(struct walk *w, struct sbx_error *e)
         closep(&w->fd);
         w->fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
         snprintf(w->dir, sizeof(w->dir), "/");
-        return w->fd < 0 ? sbx_error_set(e, "validate", errno, "open", "/", "cannot open the root directory") : 0;
+        return w->fd < 0 ? sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "open", "/", "cannot open the root directory") : 0;
 }
 
 /* Splits the next component off w->rest into @name. */
@@ -126,7 +126,7 @@ static int walk_up(struct walk *w, struct sbx_error *e)
         char *slash;
 
         if (fd < 0)
-                return sbx_error_set(e, "validate", errno, "openat", w->dir, "cannot reach the parent directory");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "openat", w->dir, "cannot reach the parent directory");
         closep(&w->fd);
         w->fd = fd;
         slash = strrchr(w->dir, '/');
@@ -145,18 +145,18 @@ static int follow(struct walk *w, const char *path, const char *name, int linkfd
         ssize_t n = readlinkat(linkfd, "", target, sizeof(target) - 1);
 
         if (!join(at, sizeof(at), w->dir, name))
-                return sbx_error_set(e, "validate", ENAMETOOLONG, "", path, "'%s' is too long", path);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", path, "'%s' is too long", path);
         if (n < 0)
-                return sbx_error_set(e, "validate", errno, "readlink", at, "cannot read the symlink");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "readlink", at, "cannot read the symlink");
         target[n] = '\0';
         if (st->st_uid != 0 || !trusted_dir(w->dir, w->fd)) {
                 instead(suggest, sizeof(suggest), w->dir, target, w->rest);
                 return refuse_link(path, at, target, suggest, e);
         }
         if (++w->links > MAX_LINKS)
-                return sbx_error_set(e, "validate", ELOOP, "", path, "too many symlinks in '%s'", path);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ELOOP, "", path, "too many symlinks in '%s'", path);
         if (snprintf(rest, sizeof(rest), "%s/%s", target, w->rest) >= (int)sizeof(rest))
-                return sbx_error_set(e, "validate", ENAMETOOLONG, "", path, "'%s' is too long once its symlinks are followed", path);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", path, "'%s' is too long once its symlinks are followed", path);
         snprintf(w->rest, sizeof(w->rest), "%s", rest);
         return target[0] == '/' ? walk_to_root(w, e) : 0;
 }
@@ -170,10 +170,10 @@ static int open_final(struct walk *w, const char *name, int flags, const struct 
 
         fd = openat(w->fd, name, (flags & ~O_PATH) | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
-                return sbx_error_set(e, "validate", errno, "openat", name, "cannot open '%s' in '%s'", name, w->dir);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "openat", name, "cannot open '%s' in '%s'", name, w->dir);
         if (fstat(fd, &st) < 0 || st.st_dev != seen->st_dev || st.st_ino != seen->st_ino) {
                 close(fd);
-                return sbx_error_set(e, "validate", EXDEV, "", name, "'%s' in '%s' changed while it was opened", name, w->dir);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EXDEV, "", name, "'%s' in '%s' changed while it was opened", name, w->dir);
         }
         *ret_fd = fd;
         return 0;
@@ -187,17 +187,17 @@ int sbx_path_open(const char *path, int flags, int *ret_fd, char *canon, size_t 
 
         *ret_fd = -1;
         if (!path[0])
-                return sbx_error_set(e, "validate", ENOENT, "", "", "an empty path names nothing");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOENT, "", "", "an empty path names nothing");
         if (path[0] == '/') {
                 snprintf(w.rest, sizeof(w.rest), "%s", path);
                 r = walk_to_root(&w, e);
         } else {
                 /* The working directory is the kernel's, already canonical. */
                 if (!getcwd(w.dir, sizeof(w.dir)))
-                        return sbx_error_set(e, "validate", errno, "getcwd", path, "cannot find the current directory");
+                        return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "getcwd", path, "cannot find the current directory");
                 snprintf(w.rest, sizeof(w.rest), "%s", path);
                 w.fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-                r = w.fd < 0 ? sbx_error_set(e, "validate", errno, "open", ".", "cannot open the current directory") : 0;
+                r = w.fd < 0 ? sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "open", ".", "cannot open the current directory") : 0;
         }
         while (r >= 0 && w.rest[0]) {
                 _cleanup_close_ int fd = -1;
@@ -214,7 +214,7 @@ int sbx_path_open(const char *path, int flags, int *ret_fd, char *canon, size_t 
                 }
                 fd = openat(w.fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
                 if (fd < 0 || fstat(fd, &st) < 0) {
-                        r = sbx_error_set(e, "validate", errno, "openat", path, "cannot open '%s' ('%s' in '%s')", path, name, w.dir);
+                        r = sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "openat", path, "cannot open '%s' ('%s' in '%s')", path, name, w.dir);
                         break;
                 }
                 if (S_ISLNK(st.st_mode) && !(last && (flags & O_NOFOLLOW))) {
@@ -223,14 +223,14 @@ int sbx_path_open(const char *path, int flags, int *ret_fd, char *canon, size_t 
                 }
                 if (!last) {
                         if (!S_ISDIR(st.st_mode)) {
-                                r = sbx_error_set(e, "validate", ENOTDIR, "", path, "'%s': '%s' in '%s' is not a directory", path,
+                                r = sbx_error_set(e, SBX_STAGE_VALIDATE, ENOTDIR, "", path, "'%s': '%s' in '%s' is not a directory", path,
                                                   name, w.dir);
                                 break;
                         }
                         char below[PATH_MAX];
 
                         if (!join(below, sizeof(below), w.dir, name)) {
-                                r = sbx_error_set(e, "validate", ENAMETOOLONG, "", path, "'%s' is too long", path);
+                                r = sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", path, "'%s' is too long", path);
                                 break;
                         }
                         memcpy(w.dir, below, sizeof(w.dir));
@@ -239,7 +239,7 @@ int sbx_path_open(const char *path, int flags, int *ret_fd, char *canon, size_t 
                         continue;
                 }
                 if ((flags & O_DIRECTORY) && !S_ISDIR(st.st_mode)) {
-                        r = sbx_error_set(e, "validate", ENOTDIR, "", path, "'%s' is not a directory", path);
+                        r = sbx_error_set(e, SBX_STAGE_VALIDATE, ENOTDIR, "", path, "'%s' is not a directory", path);
                         break;
                 }
                 if (flags & O_PATH)
@@ -252,7 +252,7 @@ int sbx_path_open(const char *path, int flags, int *ret_fd, char *canon, size_t 
                 if (flags & O_PATH)
                         *ret_fd = TAKE_FD(w.fd);
                 else if ((*ret_fd = openat(w.fd, ".", (flags & ~(O_PATH | O_NOFOLLOW)) | O_CLOEXEC)) < 0)
-                        r = sbx_error_set(e, "validate", errno, "openat", w.dir, "cannot open '%s'", path);
+                        r = sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "openat", w.dir, "cannot open '%s'", path);
         }
         closep(&w.fd);
         if (r >= 0 && canon && (r = sbx_fd_path(*ret_fd, canon, size, path, e)) < 0)

@@ -79,14 +79,14 @@ int sbx_plan_add_mount(struct sbx_plan *p, enum sbx_mount_kind kind, const char 
         struct sbx_mount *m;
 
         if (!sbx_path_is_normal(dest))
-                return sbx_error_set(e, "plan", EINVAL, "", dest,
+                return sbx_error_set(e, SBX_STAGE_PLAN, EINVAL, "", dest,
                                      "mount destination must be an absolute path without '.', "
                                      "'..' or empty components, and not '/'");
         if (p->n_mounts >= SBX_MAX_MOUNTS)
-                return sbx_error_set(e, "plan", E2BIG, "", dest, "more than %d mounts", SBX_MAX_MOUNTS);
+                return sbx_error_set(e, SBX_STAGE_PLAN, E2BIG, "", dest, "more than %d mounts", SBX_MAX_MOUNTS);
         m = reallocarray(p->mounts, p->n_mounts + 1, sizeof(*m));
         if (!m)
-                return sbx_error_set(e, "plan", ENOMEM, "", dest, "out of memory");
+                return sbx_error_set(e, SBX_STAGE_PLAN, ENOMEM, "", dest, "out of memory");
         p->mounts = m;
         m = &p->mounts[p->n_mounts];
         *m = (struct sbx_mount){ .kind = kind, .size = size };
@@ -95,7 +95,7 @@ int sbx_plan_add_mount(struct sbx_plan *p, enum sbx_mount_kind kind, const char 
         if (!m->dest || (source && !m->source)) {
                 free(m->dest);
                 free(m->source);
-                return sbx_error_set(e, "plan", ENOMEM, "", dest, "out of memory");
+                return sbx_error_set(e, SBX_STAGE_PLAN, ENOMEM, "", dest, "out of memory");
         }
         p->n_mounts++;
         return 0;
@@ -118,7 +118,7 @@ int sbx_plan_set_env(struct sbx_plan *p, const char *name, const char *value, st
         char **v;
 
         if (asprintf(&entry, "%s=%s", name, value) < 0)
-                return sbx_error_set(e, "plan", ENOMEM, "", name, "out of memory");
+                return sbx_error_set(e, SBX_STAGE_PLAN, ENOMEM, "", name, "out of memory");
         for (size_t i = 0; i < p->n_env; i++)
                 if (strncmp(p->env[i], name, len) == 0 && p->env[i][len] == '=') {
                         free(p->env[i]);
@@ -128,7 +128,7 @@ int sbx_plan_set_env(struct sbx_plan *p, const char *name, const char *value, st
         /* Keep one NULL slot at the end: the child passes p->env straight to execve. */
         v = reallocarray(p->env, p->n_env + 2, sizeof(*v));
         if (!v)
-                return sbx_error_set(e, "plan", ENOMEM, "", name, "out of memory");
+                return sbx_error_set(e, SBX_STAGE_PLAN, ENOMEM, "", name, "out of memory");
         p->env = v;
         p->env[p->n_env++] = TAKE_PTR(entry);
         p->env[p->n_env] = NULL;

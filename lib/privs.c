@@ -30,7 +30,7 @@ static int set_rlimit(int resource, rlim_t v, const char *name, struct sbx_error
                 rl.rlim_cur = rl.rlim_max = now.rlim_max;
 
         if (setrlimit(resource, &rl) < 0)
-                return sbx_error_set(e, "privs", errno, "setrlimit", name, "cannot set a resource limit");
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "setrlimit", name, "cannot set a resource limit");
         return 0;
 }
 
@@ -44,9 +44,9 @@ static int drop_bounding_and_ambient(uint64_t keep, struct sbx_error *e)
         /* cap_max_bits(): what this kernel knows, not what libcap was built with. */
         for (int c = 0; c < (int)cap_max_bits(); c++)
                 if (!kept(keep, c) && prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
-                        return sbx_error_set(e, "privs", errno, "prctl", "PR_CAPBSET_DROP", "cannot drop capability %d from the bounding set", c);
+                        return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "prctl", "PR_CAPBSET_DROP", "cannot drop capability %d from the bounding set", c);
         if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
-                return sbx_error_set(e, "privs", errno, "prctl", "PR_CAP_AMBIENT", "cannot clear ambient capabilities");
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "prctl", "PR_CAP_AMBIENT", "cannot clear ambient capabilities");
         return 0;
 }
 
@@ -57,13 +57,13 @@ static int raise_kept(uint64_t keep, struct sbx_error *e)
         _cleanup_(cap_freep) cap_t now = keep ? cap_get_proc() : NULL;
 
         if (keep && !now)
-                return sbx_error_set(e, "privs", ENOMEM, "cap_get_proc", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_PRIVS, ENOMEM, "cap_get_proc", "", "out of memory");
         for (cap_value_t c = 0; c < 64; c++) {
                 if (!kept(keep, c))
                         continue;
                 if (cap_set_flag(now, CAP_INHERITABLE, 1, &c, CAP_SET) < 0 || cap_set_proc(now) < 0 ||
                     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, c, 0, 0) < 0)
-                        return sbx_error_set(e, "privs", errno, "prctl", "PR_CAP_AMBIENT_RAISE", "cannot keep capability %d", c);
+                        return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "prctl", "PR_CAP_AMBIENT_RAISE", "cannot keep capability %d", c);
         }
         return 0;
 }
@@ -76,7 +76,7 @@ static int lock_securebits(struct sbx_error *e)
         if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
                   SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
                   SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED, 0, 0, 0) < 0)
-                return sbx_error_set(e, "privs", errno, "prctl", "PR_SET_SECUREBITS", "cannot lock securebits");
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "prctl", "PR_SET_SECUREBITS", "cannot lock securebits");
         return 0;
 }
 
@@ -85,11 +85,11 @@ static int lock_securebits(struct sbx_error *e)
 static int switch_ids(const struct sbx_plan *p, struct sbx_error *e)
 {
         if (setgroups(p->n_groups, p->groups) < 0)
-                return sbx_error_set(e, "privs", errno, "setgroups", "", "cannot take the caller's groups");
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "setgroups", "", "cannot take the caller's groups");
         if (setresgid(p->gid, p->gid, p->gid) < 0)
-                return sbx_error_set(e, "privs", errno, "setresgid", "", "cannot take the caller's gid %u", (unsigned)p->gid);
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "setresgid", "", "cannot take the caller's gid %u", (unsigned)p->gid);
         if (setresuid(p->uid, p->uid, p->uid) < 0)
-                return sbx_error_set(e, "privs", errno, "setresuid", "", "cannot take the caller's uid %u", (unsigned)p->uid);
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "setresuid", "", "cannot take the caller's uid %u", (unsigned)p->uid);
         return 0;
 }
 
@@ -99,25 +99,25 @@ static int set_capabilities(uint64_t keep, struct sbx_error *e)
         _cleanup_(cap_freep) cap_t caps = cap_init();
 
         if (!caps)
-                return sbx_error_set(e, "privs", ENOMEM, "cap_init", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_PRIVS, ENOMEM, "cap_init", "", "out of memory");
         for (cap_value_t c = 0; c < 64; c++)
                 if (kept(keep, c) && (cap_set_flag(caps, CAP_PERMITTED, 1, &c, CAP_SET) < 0 ||
                                       cap_set_flag(caps, CAP_EFFECTIVE, 1, &c, CAP_SET) < 0 ||
                                       cap_set_flag(caps, CAP_INHERITABLE, 1, &c, CAP_SET) < 0))
-                        return sbx_error_set(e, "privs", EINVAL, "cap_set_flag", "", "cannot keep capability %d", c);
+                        return sbx_error_set(e, SBX_STAGE_PRIVS, EINVAL, "cap_set_flag", "", "cannot keep capability %d", c);
         if (cap_set_proc(caps) < 0)
-                return sbx_error_set(e, "privs", errno, "capset", "", "cannot clear capabilities");
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "capset", "", "cannot clear capabilities");
         return 0;
 }
 
-int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e)
+int sbx_privs_drop(const struct sbx_plan *p, unsigned *applied, struct sbx_error *e)
 {
         int r;
 
         /* 1. fds: every fd but 0-2 closes at execve.  CLOEXEC rather than close, so the
          *    sync socket still carries an exec failure home. */
         if (syscall(SYS_close_range, 3, ~0u, CLOSE_RANGE_CLOEXEC) < 0)
-                return sbx_error_set(e, "privs", errno, "close_range", "", "cannot mark fds close-on-exec");
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "close_range", "", "cannot mark fds close-on-exec");
         /* 2. rlimits, while we may still raise them: no core files (they would hold
          *    the process's memory in the workspace); CPU time; open files. */
         if ((r = set_rlimit(RLIMIT_CORE, 0, "RLIMIT_CORE", e)) < 0)
@@ -145,7 +145,8 @@ int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e)
         /* 7. no_new_privs: setuid and file capabilities give nothing from now on; it
          *    also lets an unprivileged process install Landlock and seccomp. */
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-                return sbx_error_set(e, "privs", errno, "prctl", "PR_SET_NO_NEW_PRIVS", "cannot set no_new_privs");
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "prctl", "PR_SET_NO_NEW_PRIVS", "cannot set no_new_privs");
+        *applied |= SBX_APPLIED_NO_NEW_PRIVS | (p->caps == 0 ? SBX_APPLIED_CAPS_DROPPED : 0);
         return 0;
 }
 
@@ -159,16 +160,20 @@ int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e)
  *    be run.  Inherited across fork and execve, and cannot be cleared; the seccomp
  *    filter adds the same refusal of W+X requests, and of shmat(SHM_EXEC), which MDWE
  *    does not see. */
-int sbx_privs_mdwe(const struct sbx_plan *p, char *what, size_t size, struct sbx_error *e)
+int sbx_privs_mdwe(const struct sbx_plan *p, char *what, size_t size, unsigned *applied, struct sbx_error *e)
 {
         int r, err;
 
         what[0] = '\0';
-        if (!p->mdwe || prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0) == 0)
+        if (!p->mdwe)
                 return 0;
+        if (prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0) == 0) {
+                *applied |= SBX_APPLIED_MDWE;
+                return 0;
+        }
         err = errno;
         if (err != EINVAL || !(p->optional & SBX_HARDEN_MDWE)) {
-                r = sbx_error_set(e, "privs", err, "prctl", "PR_SET_MDWE", "cannot deny write-and-execute memory");
+                r = sbx_error_set(e, SBX_STAGE_PRIVS, err, "prctl", "PR_SET_MDWE", "cannot deny write-and-execute memory");
                 if (err == EINVAL)
                         sbx_error_hint(e, "the kernel has no PR_SET_MDWE (Linux 6.3 or later has): "
                                           "list memory_deny_write_execute in the profile's optional, or set it false");
@@ -191,6 +196,6 @@ int sbx_privs_drop_init(const struct sbx_plan *p, struct sbx_error *e)
         if ((r = set_capabilities(0, e)) < 0)
                 return r;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-                return sbx_error_set(e, "privs", errno, "prctl", "PR_SET_NO_NEW_PRIVS", "cannot set no_new_privs");
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "prctl", "PR_SET_NO_NEW_PRIVS", "cannot set no_new_privs");
         return 0;
 }

@@ -4,17 +4,20 @@
  * jail's user namespace) on entry, none on return. */
 #pragma once
 
+#include "applied.h"
 #include "error.h"
 #include "plan.h"
 
 /* close fds -> rlimits -> bounding set -> ambient -> uid/gid -> capabilities to zero
  * -> no_new_privs.  Memory W^X, Landlock and seccomp follow (sbx_privs_mdwe below,
- * landlock.h, seccomp.h). */
-int sbx_privs_drop(const struct sbx_plan *p, struct sbx_error *e);
+ * landlock.h, seccomp.h).  Sets SBX_APPLIED_NO_NEW_PRIVS, and _CAPS_DROPPED when the
+ * plan keeps none, in @applied once done. */
+int sbx_privs_drop(const struct sbx_plan *p, unsigned *applied, struct sbx_error *e);
 
 /* After sbx_privs_drop(), when the plan asks for it: PR_SET_MDWE.  1 when the kernel
- * lacks it and the plan lets that pass (@what says so), 0 when set, or -errno. */
-int sbx_privs_mdwe(const struct sbx_plan *p, char *what, size_t size, struct sbx_error *e);
+ * lacks it and the plan lets that pass (@what says so), 0 when set (SBX_APPLIED_MDWE
+ * in @applied) or not asked for, or -errno. */
+int sbx_privs_mdwe(const struct sbx_plan *p, char *what, size_t size, unsigned *applied, struct sbx_error *e);
 
 /* For the jail's PID 1 itself: no capabilities, no_new_privs (it keeps its fds). */
 int sbx_privs_drop_init(const struct sbx_plan *p, struct sbx_error *e);

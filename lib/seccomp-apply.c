@@ -16,7 +16,7 @@ int sbx_seccomp_apply(const struct sbx_seccomp *s, int *listener, struct sbx_err
         if (!listener) {
                 /* SPEC_ALLOW not set: keep the kernel's speculative-store-bypass mitigation. */
                 if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
-                        return sbx_error_set(e, "seccomp", errno, "prctl", "", "cannot install the seccomp filter");
+                        return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "prctl", "", "cannot install the seccomp filter");
                 return 0;
         }
         /* Once the broker has taken a connect, only a fatal signal interrupts the wait
@@ -27,7 +27,7 @@ int sbx_seccomp_apply(const struct sbx_seccomp *s, int *listener, struct sbx_err
         if (fd < 0 && errno == EINVAL)
                 fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
         if (fd < 0)
-                return sbx_error_set(e, "seccomp", errno, "seccomp", "", "cannot install the seccomp filter with its listener");
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "seccomp", "", "cannot install the seccomp filter with its listener");
         *listener = (int)fd;
         return 0;
 }

@@ -322,7 +322,7 @@ static int add_rule(scmp_filter_ctx c, int err, const char *name, unsigned n, co
         r = seccomp_rule_add_array(c, err == NOTIFY ? SCMP_ACT_NOTIFY : err ? SCMP_ACT_ERRNO((unsigned)err) : SCMP_ACT_ALLOW, nr,
                                    n, cmp);
         if (r < 0)
-                return sbx_error_set(e, "seccomp", r, "seccomp_rule_add", "", "cannot add a rule for '%s'", name);
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, r, "seccomp_rule_add", "", "cannot add a rule for '%s'", name);
         return 0;
 }
 
@@ -382,7 +382,7 @@ static int add_profile(scmp_filter_ctx c, const struct sbx_seccomp_extra *x, str
                 if (denied_by_profile(x, x->allow[i]) || in_allowed(x->allow[i]))
                         continue;
                 if (resolve(x->allow[i]) < 0 || conditional(x, x->allow[i]))
-                        return sbx_error_set(e, "seccomp", EINVAL, "", "", "'%s' cannot be allowed whole", x->allow[i]);
+                        return sbx_error_set(e, SBX_STAGE_SECCOMP, EINVAL, "", "", "'%s' cannot be allowed whole", x->allow[i]);
                 if ((r = add_rule(c, ALLOW, x->allow[i], 0, NULL, e)) < 0)
                         return r;
         }
@@ -390,12 +390,12 @@ static int add_profile(scmp_filter_ctx c, const struct sbx_seccomp_extra *x, str
                 int nr = resolve(x->deny[i]), r;
 
                 if (nr < 0)
-                        return sbx_error_set(e, "seccomp", EINVAL, "", "", "unknown system call '%s'", x->deny[i]);
+                        return sbx_error_set(e, SBX_STAGE_SECCOMP, EINVAL, "", "", "unknown system call '%s'", x->deny[i]);
                 if (!x->kill)
                         continue;
                 r = seccomp_rule_add_array(c, SCMP_ACT_KILL_PROCESS, nr, 0, NULL);
                 if (r < 0)
-                        return sbx_error_set(e, "seccomp", r, "seccomp_rule_add", "", "cannot add a rule for '%s'", x->deny[i]);
+                        return sbx_error_set(e, SBX_STAGE_SECCOMP, r, "seccomp_rule_add", "", "cannot add a rule for '%s'", x->deny[i]);
         }
         return 0;
 }
@@ -517,10 +517,10 @@ static int add_prologue(struct sbx_seccomp *s, const struct sbx_seccomp_extra *x
         p[skip_x32].jt = (uint8_t)(n - skip_x32 - 1);
 
         if (s->len + n > BPF_MAXINSNS)
-                return sbx_error_set(e, "seccomp", E2BIG, "", "", "filter too long (%zu instructions)", s->len + n);
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, E2BIG, "", "", "filter too long (%zu instructions)", s->len + n);
         insns = malloc((s->len + n) * sizeof(*insns));
         if (!insns)
-                return sbx_error_set(e, "seccomp", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, ENOMEM, "", "", "out of memory");
         memcpy(insns, p, n * sizeof(*insns));
         memcpy(insns + n, s->insns, s->len * sizeof(*insns));
         free(s->insns);
@@ -537,22 +537,22 @@ static int export_bpf(scmp_filter_ctx c, struct sbx_seccomp *s, struct sbx_error
         int r;
 
         if (fd < 0)
-                return sbx_error_set(e, "seccomp", errno, "memfd_create", "", "cannot hold the filter");
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "memfd_create", "", "cannot hold the filter");
         r = seccomp_export_bpf(c, fd);
         if (r < 0)
-                return sbx_error_set(e, "seccomp", r, "seccomp_export_bpf", "", "cannot compile the filter");
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, r, "seccomp_export_bpf", "", "cannot compile the filter");
         if (fstat(fd, &st) < 0)
-                return sbx_error_set(e, "seccomp", errno, "fstat", "", "cannot size the filter");
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "fstat", "", "cannot size the filter");
         if (st.st_size <= 0 || st.st_size % sizeof(struct sock_filter) != 0 ||
             st.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS)
-                return sbx_error_set(e, "seccomp", E2BIG, "", "", "compiled filter has a bad size (%lld bytes)",
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, E2BIG, "", "", "compiled filter has a bad size (%lld bytes)",
                                      (long long)st.st_size);
         s->insns = malloc((size_t)st.st_size);
         if (!s->insns)
-                return sbx_error_set(e, "seccomp", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, ENOMEM, "", "", "out of memory");
         n = pread(fd, s->insns, (size_t)st.st_size, 0);
         if (n != st.st_size)
-                return sbx_error_set(e, "seccomp", n < 0 ? errno : EIO, "pread", "", "cannot read the compiled filter");
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, n < 0 ? errno : EIO, "pread", "", "cannot read the compiled filter");
         s->len = (unsigned short)(st.st_size / sizeof(struct sock_filter));
         return 0;
 }
@@ -564,12 +564,12 @@ int sbx_seccomp_prepare(struct sbx_seccomp *s, const struct sbx_seccomp_extra *x
 
         *s = (struct sbx_seccomp){ 0 };
         if (!c)
-                return sbx_error_set(e, "seccomp", ENOMEM, "seccomp_init", "", "cannot start a filter");
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, ENOMEM, "seccomp_init", "", "cannot start a filter");
         /* Only the native ABI: x32 and i386 syscalls (int 0x80) would skip every
          * rule written for x86-64 numbers.  Wrong arch: EPERM, not a kill. */
         r = seccomp_attr_set(c, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ERRNO(EPERM));
         if (r < 0)
-                return sbx_error_set(e, "seccomp", r, "seccomp_attr_set", "", "cannot set the bad-arch action");
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, r, "seccomp_attr_set", "", "cannot set the bad-arch action");
         /* The filter runs on every syscall of the jail: a binary tree, not a list. */
         (void)seccomp_attr_set(c, SCMP_FLTATR_CTL_OPTIMIZE, 2);
         size_t n_unix;

@@ -10,11 +10,13 @@ enum sbx_msg_type {
         SBX_MSG_WEAKENED = 2, /* a hardening step applied in part: text */
         SBX_MSG_EXIT = 3,     /* the command ended: wstatus */
         SBX_MSG_STATE_FD = 4, /* the mount fd of the plan's SBX_MOUNT_STATE number wstatus */
+        SBX_MSG_APPLIED = 5,  /* hardening steps done: applied (enum sbx_applied bits) */
 };
 
 struct sbx_msg {
         int type;
         int wstatus;
+        unsigned applied;
         char text[128];
         struct sbx_error err;
 };

@@ -90,7 +90,7 @@ static int check_submounts(const struct sbx_plan *p, struct sbx_error *e)
         size_t size = 0;
 
         if (!f)
-                return sbx_error_set(e, "validate", errno, "open", "/proc/self/mountinfo", "cannot list mounts to check the binds");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "open", "/proc/self/mountinfo", "cannot list mounts to check the binds");
         while (getline(&line, &size, f) > 0) {
                 char mp[4096], fstype[64];
                 const char *sep = strstr(line, " - ");
@@ -106,7 +106,7 @@ static int check_submounts(const struct sbx_plan *p, struct sbx_error *e)
 
                         if (m->system || (m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_RW) || !path_is_under(mp, m->source))
                                 continue;
-                        r = sbx_error_set(e, "validate", EPERM, "", m->source,
+                        r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", m->source,
                                           "'%s' holds a %s mount at '%s', a kernel interface", m->source, fstype, mp);
                         sbx_error_hint(e, "bind a directory below it that holds no such mount");
                         return r;
@@ -129,17 +129,17 @@ static int stat_system_entry(struct sbx_mount *m, bool *drop, struct sbx_error *
                         *drop = true;
                         return 0;
                 }
-                return sbx_error_set(e, "validate", errno, "lstat", m->source, "cannot inspect system path");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "lstat", m->source, "cannot inspect system path");
         }
         if (S_ISLNK(st.st_mode)) {
                 n = readlink(m->source, target, sizeof(target) - 1);
                 if (n < 0)
-                        return sbx_error_set(e, "validate", errno, "readlink", m->source, "cannot read symlink");
+                        return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "readlink", m->source, "cannot read symlink");
                 target[n] = '\0';
                 free(m->source);
                 m->source = strdup(target);
                 if (!m->source)
-                        return sbx_error_set(e, "validate", ENOMEM, "", m->dest, "out of memory");
+                        return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", m->dest, "out of memory");
                 m->kind = SBX_MOUNT_SYMLINK;
                 return 0;
         }
@@ -196,7 +196,7 @@ static int check_roots(const struct sbx_plan *p, const struct sbx_mount *m, cons
         if (!m->caller || under_roots(&p->roots_rw, real) || (m->kind == SBX_MOUNT_RO && under_roots(&p->roots_ro, real)))
                 return 0;
         roots_text(p, m->kind, roots, sizeof(roots));
-        r = sbx_error_set(e, "validate", EPERM, "", m->source, "profile '%s' does not allow --%s '%s' (it resolves to '%s'); allowed roots: %s",
+        r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", m->source, "profile '%s' does not allow --%s '%s' (it resolves to '%s'); allowed roots: %s",
                           p->name ? p->name : "?", m->kind == SBX_MOUNT_RW ? "rw" : "ro", m->source, real, roots);
         sbx_error_hint(e, "bind a path under an allowed root, or use a profile whose filesystem.bind_roots_%s allows it",
                        m->kind == SBX_MOUNT_RW ? "rw" : "ro");
@@ -238,7 +238,7 @@ static int check_not_git(struct sbx_caller *caller, const char *real, const char
                 const char *base = strrchr(dir, '/');
 
                 if ((base && strcmp(base + 1, ".git") == 0) || is_git_directory(caller, dir)) {
-                        r = sbx_error_set(e, "validate", EPERM, "", real,
+                        r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", real,
                                           "refusing %s '%s': it is or lies in the git directory '%s', whose config and hooks the "
                                           "host's git runs",
                                           what, real, dir);
@@ -260,7 +260,7 @@ static int check_home(const char *home, const char *real, const char *what, stru
         if (!home || strcmp(home, "/") == 0 || home[0] != '/')
                 return 0;
         if (path_is_under(home, real)) {
-                r = sbx_error_set(e, "validate", EPERM, "", real,
+                r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", real,
                                   "refusing %s '%s': it is or holds your home directory '%s', whose dotfiles your shell and tools run",
                                   what, real, home);
                 sbx_error_hint(e, "run from, or name, a project directory below your home");
@@ -271,7 +271,7 @@ static int check_home(const char *home, const char *real, const char *what, stru
 
         snprintf(own, sizeof(own), "%s/.cache/sbx", home);
         if (path_is_under(real, home) && real[strlen(home) + 1] == '.' && !path_is_under(real, own)) {
-                r = sbx_error_set(e, "validate", EPERM, "", real,
+                r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", real,
                                   "refusing %s '%s': it lies in a dot-directory of your home, where tools keep configuration and code they run",
                                   what, real);
                 sbx_error_hint(e, "use a directory that is not configuration, or bind it read-only");
@@ -289,7 +289,7 @@ static int check_writable_place(const struct sbx_plan *p, struct sbx_caller *cal
 
         if (path_overlaps_any(real, sbx_system_trees, sbx_n_system_trees) ||
             path_overlaps_any(real, state_trees, ELEMENTSOF(state_trees))) {
-                r = sbx_error_set(e, "validate", EPERM, "", real, "refusing %s '%s': it is or holds the system's own files", what, real);
+                r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", real, "refusing %s '%s': it is or holds the system's own files", what, real);
                 sbx_error_hint(e, "use a project directory");
                 return r;
         }
@@ -306,7 +306,7 @@ static int make_dirs(struct sbx_caller *caller, const char *path, struct sbx_err
         size_t len = strlen(path);
 
         if (path[0] != '/' || len >= sizeof(dir))
-                return sbx_error_set(e, "validate", EINVAL, "", path, "'%s' is not an absolute path", path);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EINVAL, "", path, "'%s' is not an absolute path", path);
         for (size_t i = 1; i <= len; i++) {
                 _cleanup_close_ int fd = -1;
                 struct sbx_error ignored = { 0 };
@@ -356,7 +356,7 @@ static int open_user_bind(struct sbx_plan *p, struct sbx_caller *caller, struct 
         if ((r = sbx_fd_path(fd, real, sizeof(real), m->source, e)) < 0)
                 return r;
         if (path_overlaps_any(real, kernel_trees, ELEMENTSOF(kernel_trees))) {
-                r = sbx_error_set(e, "validate", EPERM, "", m->source,
+                r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", m->source,
                                   "bind source resolves to '%s', which is or holds a kernel interface or the host's sockets", real);
                 sbx_error_hint(e, "the jail has its own /proc and /dev; /sys and /run are never bound; bind a directory below '/'");
                 return r;
@@ -365,14 +365,14 @@ static int open_user_bind(struct sbx_plan *p, struct sbx_caller *caller, struct 
             (m->kind == SBX_MOUNT_RW && !m->git && (r = check_writable_place(p, caller, real, "a read-write bind of", e)) < 0))
                 return r;
         if (fstat(fd, &st) < 0)
-                return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect bind source");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "fstat", real, "cannot inspect bind source");
         if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
-                return sbx_error_set(e, "validate", EINVAL, "", real,
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EINVAL, "", real,
                                      "bind source is neither a directory nor a regular file");
         free(m->source);
         m->source = strdup(real);
         if (!m->source)
-                return sbx_error_set(e, "validate", ENOMEM, "", real, "out of memory");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", real, "out of memory");
         m->dev = st.st_dev;
         m->ino = st.st_ino;
         m->is_dir = S_ISDIR(st.st_mode);
@@ -389,13 +389,13 @@ static int check_dest(const struct sbx_plan *p, const struct sbx_mount *m, struc
          * bind over a read-only workspace).  Mounts above it go first (parents before
          * children), so they cannot hide it. */
         if (p->workspace_mode != SBX_WS_NONE && p->workspace && strcmp(p->workspace, m->dest) == 0) {
-                r = sbx_error_set(e, "validate", EPERM, "", m->dest, "a mount at '%s' would replace the workspace",
+                r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", m->dest, "a mount at '%s' would replace the workspace",
                                   m->dest);
                 sbx_error_hint(e, "mount below the workspace or elsewhere; filesystem.workspace says how the workspace is bound");
                 return r;
         }
         if (path_is_under_any(m->dest, kernel_trees, ELEMENTSOF(kernel_trees))) {
-                r = sbx_error_set(e, "validate", EPERM, "", m->dest,
+                r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", m->dest,
                                   "cannot mount over the jail's own /proc or /dev");
                 sbx_error_hint(e, "choose another destination");
                 return r;
@@ -405,7 +405,7 @@ static int check_dest(const struct sbx_plan *p, const struct sbx_mount *m, struc
          * about: under an allowlist, the caller's mounts stay off the system's files
          * (programs, libraries, the loader and its /etc). */
         if (p->exec_restricted && m->caller && path_overlaps_any(m->dest, sbx_system_trees, sbx_n_system_trees)) {
-                r = sbx_error_set(e, "validate", EPERM, "", m->dest,
+                r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", m->dest,
                                   "profile '%s' has an execute allowlist: nothing may be mounted at or over the system's files ('%s')",
                                   p->name ? p->name : "?", m->dest);
                 sbx_error_hint(e, "mount elsewhere (e.g. below /opt or /mnt), or use a profile without an allowlist");
@@ -428,7 +428,7 @@ static int resolve_workspace(struct sbx_plan *p, struct sbx_caller *caller, stru
         if (!ws) {
                 cwd = getcwd(NULL, 0);
                 if (!cwd)
-                        return sbx_error_set(e, "validate", errno, "getcwd", "", "cannot find the current directory for the workspace");
+                        return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "getcwd", "", "cannot find the current directory for the workspace");
                 ws = cwd;
         }
         r = caller->open(caller, ws, O_PATH | O_DIRECTORY, p->workspace_mode == SBX_WS_RW ? SBX_ACCESS_WRITE : SBX_ACCESS_READ, &fd, e);
@@ -439,23 +439,23 @@ static int resolve_workspace(struct sbx_plan *p, struct sbx_caller *caller, stru
         if ((r = sbx_fd_path(fd, real, sizeof(real), ws, e)) < 0)
                 return r;
         if (path_overlaps_any(real, kernel_trees, ELEMENTSOF(kernel_trees))) {
-                r = sbx_error_set(e, "validate", EPERM, "", real, "refusing '%s' as the workspace: it is or holds a kernel interface", real);
+                r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", real, "refusing '%s' as the workspace: it is or holds a kernel interface", real);
                 sbx_error_hint(e, "run from, or pass --workspace, a project directory");
                 return r;
         }
         if (p->workspace_mode == SBX_WS_RW && (r = check_writable_place(p, caller, real, "the workspace", e)) < 0)
                 return r;
         if (p->workspace_mode == SBX_WS_RO && path_overlaps_any(real, sbx_system_trees, sbx_n_system_trees)) {
-                r = sbx_error_set(e, "validate", EPERM, "", real, "refusing a system directory '%s' as the workspace", real);
+                r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", real, "refusing a system directory '%s' as the workspace", real);
                 sbx_error_hint(e, "run from, or pass --workspace, a project directory");
                 return r;
         }
         if (fstat(fd, &st) < 0)
-                return sbx_error_set(e, "validate", errno, "fstat", real, "cannot inspect the workspace");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "fstat", real, "cannot inspect the workspace");
         free(p->workspace);
         p->workspace = strdup(real);
         if (!p->workspace)
-                return sbx_error_set(e, "validate", ENOMEM, "", real, "out of memory");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", real, "out of memory");
         *ret_st = st;
         return 0;
 }
@@ -553,7 +553,7 @@ int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error
 
         /* A setuid sbx-run would make every option a privilege; refuse to be one. */
         if (getuid() != geteuid() || getgid() != getegid())
-                return sbx_error_set(e, "validate", EPERM, "", "", "sbx-run is running setuid or setgid, which it must never be");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", "", "sbx-run is running setuid or setgid, which it must never be");
         if (!p->run_as) {
                 p->uid = getuid();
                 p->gid = getgid();

@@ -59,7 +59,7 @@ static int load(const struct sbx_decide_in *in, struct sbx_decision *d)
                       : sbx_profile_load(name, in->vars, &d->pr, &diag);
         if (r < 0) {
                 sbx_diag_format(&diag, d->reason, sizeof(d->reason));
-                sbx_error_set(&d->err, "profile", EINVAL, "", "", "%s", d->reason);
+                sbx_error_set(&d->err, SBX_STAGE_PROFILE, EINVAL, "", "", "%s", d->reason);
                 sbx_error_hint(&d->err, "fix the profile (see sbx-profile(5)); sbx-run --list-profiles shows what is installed");
                 return r;
         }
@@ -113,7 +113,7 @@ static enum sbx_outcome site_terms(const struct sbx_decide_in *in, struct sbx_de
         memcpy(p->groups, s->groups, p->n_groups * sizeof(gid_t));
         for (size_t i = 0; i < s->n_hide; i++)
                 if (sbx_strv_push(&p->hide, s->hide[i]) < 0) {
-                        sbx_error_set(&d->err, "plan", ENOMEM, "", "", "out of memory");
+                        sbx_error_set(&d->err, SBX_STAGE_PLAN, ENOMEM, "", "", "out of memory");
                         return stop(d, SBX_AT_CEILING, false);
                 }
         return SBX_ALLOWED;
@@ -129,7 +129,7 @@ static enum sbx_outcome check_command(const struct sbx_decide_in *in, struct sbx
         if (in->site && (sbx_cmd_check(in->site->deny, argv, &d->verdict) < 0 || !d->verdict.allow))
                 return deny(d, SBX_AT_SITE, "site policy deny rule: %.400s", d->verdict.reason);
         if (sbx_cmd_check(&d->pr.commands, argv, &d->verdict) < 0) {
-                sbx_error_set(&d->err, "policy", ENOMEM, "", "", "out of memory");
+                sbx_error_set(&d->err, SBX_STAGE_POLICY, ENOMEM, "", "", "out of memory");
                 return stop(d, SBX_AT_COMMANDS, false);
         }
         if (!d->verdict.allow)

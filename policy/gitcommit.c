@@ -88,7 +88,7 @@ static int push_sweep(struct sbx_git *g, const char *path)
 
 static int refuse(struct sbx_error *e, const char *path, const char *why, const char *hint)
 {
-        int r = sbx_error_set(e, "validate", EPERM, "", path, "filesystem.git: '%s' %s", path, why);
+        int r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", path, "filesystem.git: '%s' %s", path, why);
 
         sbx_error_hint(e, "%s", hint);
         return r;
@@ -120,7 +120,7 @@ static int top_entry(struct sbx_profile *pr, struct sbx_caller *caller, struct s
         int r;
 
         if (snprintf(path, sizeof(path), "%s/%s", root->dir, name) >= (int)sizeof(path))
-                return sbx_error_set(e, "validate", ENAMETOOLONG, "", name, "path too long");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", name, "path too long");
         if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                 return 0; /* gone meanwhile */
         if (S_ISLNK(st.st_mode))
@@ -138,9 +138,9 @@ static int top_entry(struct sbx_profile *pr, struct sbx_caller *caller, struct s
                 if ((r = caller->open(caller, path, O_RDONLY | O_NOFOLLOW, SBX_ACCESS_READ, &fd, e)) < 0)
                         return r;
                 if (fstat(fd, &st) < 0 || add_file(root, name, fd, &st) < 0)
-                        return sbx_error_set(e, "validate", ENOMEM, "", path, "out of memory");
+                        return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", path, "out of memory");
                 if (!(v = reallocarray(*copies, *n_copies + 1, sizeof(*v))))
-                        return sbx_error_set(e, "validate", ENOMEM, "", path, "out of memory");
+                        return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", path, "out of memory");
                 *copies = v;
                 v[*n_copies] = (struct sbx_state_file){ .fd = TAKE_FD(fd), .mode = st.st_mode & 0777 };
                 snprintf(v[*n_copies].name, sizeof(v[0].name), "%s", name);
@@ -161,7 +161,7 @@ static int top_entry(struct sbx_profile *pr, struct sbx_caller *caller, struct s
                         if (r < 0)
                                 return r;
                         if (push_sweep(&pr->gitstate, path) < 0)
-                                return sbx_error_set(e, "validate", ENOMEM, "", path, "out of memory");
+                                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", path, "out of memory");
                 }
                 return sbx_git_bind(&pr->plan, SBX_MOUNT_RW, path, path, e);
         }
@@ -197,11 +197,11 @@ static int add_root(struct sbx_profile *pr, struct sbx_caller *caller, const cha
         int r;
 
         if (g->n_roots >= ELEMENTSOF(g->roots))
-                return sbx_error_set(e, "validate", E2BIG, "", dir, "too many git directories");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, E2BIG, "", dir, "too many git directories");
         *root = (struct sbx_git_root){ .dir = strdup(dir) };
         g->n_roots++;
         if (!root->dir)
-                return sbx_error_set(e, "validate", ENOMEM, "", dir, "out of memory");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", dir, "out of memory");
         if (kind != WORKTREE) {
                 /* A repository always has objects/ and refs/, and gets logs/ on its
                  * first reflog: made now, as git would, so that it is the host's. */
@@ -212,14 +212,14 @@ static int add_root(struct sbx_profile *pr, struct sbx_caller *caller, const cha
         if ((r = caller->open(caller, dir, O_RDONLY | O_DIRECTORY, SBX_ACCESS_READ, &fd, e)) < 0)
                 return r;
         if (!(d = fdopendir(fd)))
-                return sbx_error_set(e, "validate", errno, "fdopendir", dir, "cannot list the git directory");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "fdopendir", dir, "cannot list the git directory");
         fd = -1; /* the DIR has it */
         r = 0;
         while (r >= 0 && (de = readdir(d))) {
                 if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
                         continue;
                 if (add_name(root, de->d_name) < 0)
-                        r = sbx_error_set(e, "validate", ENOMEM, "", dir, "out of memory");
+                        r = sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", dir, "out of memory");
                 else
                         r = top_entry(pr, caller, root, kind, dirfd(d), de->d_name, &copies, &n_copies, &bytes, e);
         }
@@ -231,7 +231,7 @@ static int add_root(struct sbx_profile *pr, struct sbx_caller *caller, const cha
                         have |= strcmp(root->files[i].name, *st) == 0;
                 /* A state file the host does not have yet: the jail may make it. */
                 if (!have && add_file(root, *st, -1, NULL) < 0)
-                        r = sbx_error_set(e, "validate", ENOMEM, "", dir, "out of memory");
+                        r = sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", dir, "out of memory");
         }
         if (kind == PLAIN)
                 for (const char *const *st = common_state; r >= 0 && *st; st++) {
@@ -240,7 +240,7 @@ static int add_root(struct sbx_profile *pr, struct sbx_caller *caller, const cha
                         for (size_t i = 0; i < root->n_files; i++)
                                 have |= strcmp(root->files[i].name, *st) == 0;
                         if (!have && add_file(root, *st, -1, NULL) < 0)
-                                r = sbx_error_set(e, "validate", ENOMEM, "", dir, "out of memory");
+                                r = sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", dir, "out of memory");
                 }
         /* Room for every copy twice over (git writes NAME.lock before it renames). */
         if (r >= 0)
@@ -267,10 +267,10 @@ static int mark_objects(struct sbx_git_root *root, struct sbx_caller *caller, st
         int fd = -1, made, r;
 
         if (snprintf(dir, sizeof(dir), "%s/objects", root->dir) >= (int)sizeof(dir))
-                return sbx_error_set(e, "validate", ENAMETOOLONG, "", root->dir, "path too long");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", root->dir, "path too long");
         if ((made = caller->hold(caller, dir, mark, &fd, e)) < 0)
                 return made;
-        r = fstat(fd, &st) < 0 ? sbx_error_set(e, "validate", errno, "fstat", dir, "cannot take the time of the objects") : 0;
+        r = fstat(fd, &st) < 0 ? sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "fstat", dir, "cannot take the time of the objects") : 0;
         (void)caller->release(caller, dir, mark, fd, made == 1, e);
         close(fd);
         if (r < 0)

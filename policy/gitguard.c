@@ -45,7 +45,7 @@ void sbx_git_note(struct sbx_git *g, const char *fmt, ...)
 
 static int oom(struct sbx_error *e)
 {
-        return sbx_error_set(e, "validate", ENOMEM, "", "", "out of memory");
+        return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", "", "out of memory");
 }
 
 static int push(char ***v, size_t *n, const char *s)
@@ -121,9 +121,9 @@ int sbx_git_read(struct sbx_caller *caller, const char *path, size_t max, char *
                 return r;
         }
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-                return sbx_error_set(e, "validate", EINVAL, "", path, "'%s' is not a regular file", path);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EINVAL, "", path, "'%s' is not a regular file", path);
         if ((size_t)st.st_size > max)
-                return sbx_error_set(e, "validate", EFBIG, "", path, "'%s' is larger than %zu bytes", path, max);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EFBIG, "", path, "'%s' is larger than %zu bytes", path, max);
         if (!(buf = malloc((size_t)st.st_size + 1)))
                 return oom(e);
         while (got < (size_t)st.st_size) {
@@ -174,7 +174,7 @@ static int guard(struct sbx_profile *pr, struct sbx_caller *caller, const struct
                 if (!(sub[0] ? join(parent, sizeof(parent), pl->host, sub) : snprintf(parent, sizeof(parent), "%s", pl->host) > 0) ||
                     snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "%s%.*s", sub[0] ? "/" : "", (int)len, s) < 0 ||
                     !join(host, sizeof(host), pl->host, sub) || !join(jail, sizeof(jail), pl->jail, sub))
-                        return sbx_error_set(e, "validate", ENAMETOOLONG, "", rel, "path too long");
+                        return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", rel, "path too long");
                 s += len + !last;
                 r = caller->open(caller, host, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &ignored);
                 if (r < 0 && r != -ENOENT) {
@@ -182,7 +182,7 @@ static int guard(struct sbx_profile *pr, struct sbx_caller *caller, const struct
                         return r;
                 }
                 if (r == 0 && (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))) {
-                        r = sbx_error_set(e, "validate", EPERM, "", host,
+                        r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", host,
                                           "'%s' is a symlink the jail could change, where the host's git looks for its own files",
                                           host);
                         sbx_error_hint(e, "replace it with the directory it points to, or use a profile without a writable '%s'",
@@ -284,7 +284,7 @@ static int guard_used_path(struct sbx_profile *pr, struct sbx_caller *caller, co
                 value += 2;
         }
         if (!join_rel(base, value, path, sizeof(path))) {
-                int r = sbx_error_set(e, "validate", EPERM, "", value,
+                int r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", value,
                                       "git reads hooks or configuration from '%s' (from '%s'), which sbx cannot place without "
                                       "following the working tree's symlinks",
                                       value, base);
@@ -390,7 +390,7 @@ static int read_config(struct config_walk *w, const char *path)
                 return w->r;
         /* git refuses a broken config; so does sbx, rather than guess what it says. */
         if (r < 0 && w->strict)
-                return sbx_error_set(w->e, "validate", EINVAL, "", path, "git's configuration '%s' does not parse: %s", path, why);
+                return sbx_error_set(w->e, SBX_STAGE_VALIDATE, EINVAL, "", path, "git's configuration '%s' does not parse: %s", path, why);
         return 0;
 }
 
@@ -477,7 +477,7 @@ static int index_links(struct sbx_caller *caller, const char *gitdir, const char
         if (r == -ENOMEM)
                 return oom(e);
         if (r < 0)
-                return sbx_error_set(e, "validate", EINVAL, "", path, "the index '%s' does not parse: %s", path, why);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EINVAL, "", path, "the index '%s' does not parse: %s", path, why);
         if (split)
                 *split = info.split;
         return 0;
@@ -498,7 +498,7 @@ static int gitlinks(struct sbx_caller *caller, const char *gitdir, size_t hash_l
         if ((r = caller->open(caller, gitdir, O_RDONLY | O_DIRECTORY, SBX_ACCESS_READ, &fd, e)) < 0)
                 return r;
         if (!(d = fdopendir(fd)))
-                return sbx_error_set(e, "validate", errno, "fdopendir", gitdir, "cannot list the git directory");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "fdopendir", gitdir, "cannot list the git directory");
         fd = -1;
         while (r >= 0 && (de = readdir(d)))
                 if (strncmp(de->d_name, "sharedindex.", 12) == 0)
@@ -537,7 +537,7 @@ static int gitdir_of(struct sbx_caller *caller, const char *tree, char *out, siz
                 return r < 0 ? r : -EINVAL;
         text[strcspn(text, "\r\n")] = '\0';
         if (strncmp(text, "gitdir: ", 8) != 0)
-                return sbx_error_set(e, "validate", EINVAL, "", dotgit, "'%s' is a file but not a 'gitdir: PATH' line", dotgit);
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EINVAL, "", dotgit, "'%s' is a file but not a 'gitdir: PATH' line", dotgit);
         if (text[8] == '/')
                 snprintf(target, sizeof(target), "%s", text + 8);
         else if (!join(target, sizeof(target), tree, text + 8))
@@ -624,7 +624,7 @@ static int linked(struct sbx_caller *caller, const char *tree, char *gitdir, cha
         if (caller->open(caller, back, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, e) < 0 ||
             sbx_fd_path(fd, canon, sizeof(canon), back, e) < 0 || strcmp(canon, dotgit) != 0) {
                 *e = (struct sbx_error){ 0 };
-                r = sbx_error_set(e, "validate", EPERM, "", gitdir,
+                r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", gitdir,
                                   "filesystem.git: '%s' does not point back at this working tree's .git", path);
                 sbx_error_hint(e, "run `git worktree repair` in the main working tree");
                 return r;
@@ -803,7 +803,7 @@ static int guard_place(struct sbx_profile *pr, struct sbx_caller *caller, const 
         if ((r = guard_enclosing(pr, caller, pl, e)) < 0 || (r = guard_nested_in(pr, caller, pl, pl->host, 0, &seen, e)) < 0)
                 return r;
         if (!join(dotgit, sizeof(dotgit), pl->host, ".git"))
-                return sbx_error_set(e, "validate", ENAMETOOLONG, "", pl->host, "path too long");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", pl->host, "path too long");
         r = caller->open(caller, dotgit, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &soft);
         soft = (struct sbx_error){ 0 };
         /* What is not a directory or a .git file (missing, a symlink) is guard()'s; and

@@ -153,7 +153,7 @@ uint64_t sbx_option_get_u64(const struct sbx_plan *p, const struct sbx_option *o
 
 static int bad(struct sbx_error *e, const struct sbx_option *o, const char *name, const char *value, const char *why)
 {
-        sbx_error_set(e, "options", EINVAL, "", "", "%s '%s' is not valid%s%s", name, value, why ? ": " : "", why ? why : "");
+        sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "%s '%s' is not valid%s%s", name, value, why ? ": " : "", why ? why : "");
         if (strncmp(name, "--", 2) == 0)
                 sbx_error_hint(e, "expected %s; e.g. %s %s", o->doc, name, o->example);
         else
@@ -163,7 +163,7 @@ static int bad(struct sbx_error *e, const struct sbx_option *o, const char *name
 
 static int oom(struct sbx_error *e)
 {
-        return sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
+        return sbx_error_set(e, SBX_STAGE_OPTIONS, ENOMEM, "", "", "out of memory");
 }
 
 /* "PATH[:DEST]": splits at the last ':' only when what follows is an absolute path,
@@ -266,9 +266,9 @@ int sbx_option_set_u64(struct sbx_ask *a, const struct sbx_option *o, uint64_t v
         const char *name = o->bus ? o->bus : o->cli;
 
         if (sbx_option_bus_type(o) != 't')
-                return sbx_error_set(e, "options", EINVAL, "", "", "'%s' is not a number option", name);
+                return sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "'%s' is not a number option", name);
         if (value < o->bounds.min || value > o->bounds.max) {
-                sbx_error_set(e, "options", EINVAL, "", "", "%s %llu is out of range (%llu to %llu)", name,
+                sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "%s %llu is out of range (%llu to %llu)", name,
                               (unsigned long long)value, (unsigned long long)o->bounds.min,
                               (unsigned long long)o->bounds.max);
                 sbx_error_hint(e, "expected %s", o->doc);

@@ -24,7 +24,7 @@ static int narrow_limit(struct sbx_plan *p, const struct sbx_option *o, uint64_t
         int r;
 
         if (*have && asked > *have) {
-                r = sbx_error_set(e, "profile", EPERM, "", "", "--%s %llu%s exceeds profile '%s''s limit of %llu%s", o->cli,
+                r = sbx_error_set(e, SBX_STAGE_PROFILE, EPERM, "", "", "--%s %llu%s exceeds profile '%s''s limit of %llu%s", o->cli,
                                   (unsigned long long)(asked / o->scale), o->unit, p->name,
                                   (unsigned long long)(*have / o->scale), o->unit);
                 sbx_error_hint(e, "ask for at most the profile's limit, or use a profile that allows more");
@@ -61,7 +61,7 @@ static int narrow(struct sbx_plan *p, const struct sbx_ask *ask, struct sbx_erro
         int r;
 
         if (net_set && cli->net == SBX_NET_HOST && p->net != SBX_NET_HOST) {
-                r = sbx_error_set(e, "profile", EPERM, "", "", "profile '%s' does not allow --net host", p->name);
+                r = sbx_error_set(e, SBX_STAGE_PROFILE, EPERM, "", "", "profile '%s' does not allow --net host", p->name);
                 sbx_error_hint(e, "use a profile with network: host (e.g. --profile network)");
                 return r;
         }
@@ -72,14 +72,14 @@ static int narrow(struct sbx_plan *p, const struct sbx_ask *ask, struct sbx_erro
         if (cli->hostname) {
                 free(p->hostname);
                 if (!(p->hostname = strdup(cli->hostname)))
-                        return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+                        return sbx_error_set(e, SBX_STAGE_PROFILE, ENOMEM, "", "", "out of memory");
         }
         for (size_t i = 0; i < cli->n_env; i++) {
                 const char *eq = strchr(cli->env[i], '=');
                 _cleanup_free_ char *name = eq ? strndup(cli->env[i], (size_t)(eq - cli->env[i])) : NULL;
 
                 if (!name)
-                        return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+                        return sbx_error_set(e, SBX_STAGE_PROFILE, ENOMEM, "", "", "out of memory");
                 if ((r = sbx_plan_set_env(p, name, eq + 1, e)) < 0)
                         return r;
         }
@@ -109,12 +109,12 @@ static int prepend_system_view(struct sbx_plan *p, struct sbx_error *e)
         }
         if (sys.n_mounts + p->n_mounts > SBX_MAX_MOUNTS) {
                 sbx_plan_done(&sys);
-                return sbx_error_set(e, "profile", E2BIG, "", "", "more than %d mounts", SBX_MAX_MOUNTS);
+                return sbx_error_set(e, SBX_STAGE_PROFILE, E2BIG, "", "", "more than %d mounts", SBX_MAX_MOUNTS);
         }
         all = reallocarray(sys.mounts, sys.n_mounts + p->n_mounts, sizeof(*all));
         if (!all) {
                 sbx_plan_done(&sys);
-                return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_PROFILE, ENOMEM, "", "", "out of memory");
         }
         if (p->n_mounts)
                 memcpy(all + sys.n_mounts, p->mounts, p->n_mounts * sizeof(*all));
@@ -165,7 +165,7 @@ static int add_deny(struct sbx_profile *pr, const char *name, struct sbx_error *
 {
         if (sbx_strv_contains(&pr->seccomp_deny, name) || sbx_strv_push(&pr->seccomp_deny, name) == 0)
                 return 0;
-        return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+        return sbx_error_set(e, SBX_STAGE_PROFILE, ENOMEM, "", "", "out of memory");
 }
 
 /* allowlist mode: the kernel enforces the list too.  A memfd lives on an internal
@@ -177,7 +177,7 @@ static int restrict_exec(struct sbx_profile *pr, struct sbx_error *e)
         if (pr->commands.mode != SBX_CMD_ALLOWLIST)
                 return 0;
         if (sbx_execset_build(pr) < 0)
-                return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_PROFILE, ENOMEM, "", "", "out of memory");
         if ((r = add_deny(pr, "memfd_create", e)) < 0 || (r = add_deny(pr, "memfd_secret", e)) < 0)
                 return r;
         return 0;
@@ -202,7 +202,7 @@ static int real_home(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_e
         if (caller->realpath(caller, p->home, real, sizeof(real), &ignored) < 0 || strcmp(real, p->home) == 0)
                 return 0; /* no home there: nothing of it to protect */
         if (!(p->home_real = strdup(real)))
-                return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_PROFILE, ENOMEM, "", "", "out of memory");
         return 0;
 }
 
@@ -218,7 +218,7 @@ int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_ask *ask, const
         p->workspace = strdup(vars->workspace);
         p->home = strdup(vars->home);
         if (!p->workspace || !p->home || !p->hostname)
-                return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_PROFILE, ENOMEM, "", "", "out of memory");
         if ((r = real_home(p, caller, e)) < 0)
                 return r;
         /* The execute allowlist is looked up on the profile's PATH, before the caller's
@@ -241,7 +241,7 @@ int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_ask *ask, const
                         char *h = strdup(pr->commands.home);
 
                         if (!h)
-                                return sbx_error_set(e, "profile", ENOMEM, "", "", "out of memory");
+                                return sbx_error_set(e, SBX_STAGE_PROFILE, ENOMEM, "", "", "out of memory");
                         free(pr->commands.rm_protected.v[i]);
                         pr->commands.rm_protected.v[i] = h;
                 }

@@ -63,12 +63,12 @@ static int read_strings(sd_bus_message *m, struct sbx_request *rq, struct sbx_er
         int r;
 
         if ((r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
-                return sbx_error_set(e, "request", -r, "", "", "expected an array of strings");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "expected an array of strings");
         while ((r = sd_bus_message_read(m, "s", &s)) > 0)
                 if ((r = add(rq, s, e)) < 0)
                         return r;
         if (r < 0)
-                return sbx_error_set(e, "request", -r, "", "", "cannot read an array of strings");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "cannot read an array of strings");
         return sd_bus_message_exit_container(m);
 }
 
@@ -78,12 +78,12 @@ static int read_env(sd_bus_message *m, struct sbx_request *rq, struct sbx_error 
         int r;
 
         if ((r = sd_bus_message_enter_container(m, 'a', "{ss}")) < 0)
-                return sbx_error_set(e, "request", -r, "", "", "env: expected a{ss}");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "env: expected a{ss}");
         while ((r = sd_bus_message_read(m, "{ss}", &k, &v)) > 0)
                 if ((r = sbx_request_env(rq, k, v, e)) < 0)
                         return r;
         if (r < 0)
-                return sbx_error_set(e, "request", -r, "", "", "env: cannot read a{ss}");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "env: cannot read a{ss}");
         return sd_bus_message_exit_container(m);
 }
 
@@ -95,30 +95,30 @@ static int read_option(sd_bus_message *m, struct sbx_request *rq, const char *ke
         int r;
 
         if (sd_bus_message_peek_type(m, &type, &contents) < 0 || type != 'v')
-                return sbx_error_set(e, "request", EINVAL, "", "", "options: '%.64s' is not a variant", key);
+                return sbx_error_set(e, SBX_STAGE_REQUEST, EINVAL, "", "", "options: '%.64s' is not a variant", key);
         if (strcmp(contents, "s") == 0) {
                 if ((r = sd_bus_message_read(m, "v", "s", &s)) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read '%.64s'", key);
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read '%.64s'", key);
                 return sbx_request_option_str(rq, key, s, e);
         }
         if (strcmp(contents, "t") == 0) {
                 if ((r = sd_bus_message_read(m, "v", "t", &u)) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read '%.64s'", key);
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read '%.64s'", key);
                 return sbx_request_option_u64(rq, key, u, e);
         }
         if (strcmp(contents, "as") == 0 && (strcmp(key, "ro") == 0 || strcmp(key, "rw") == 0 || strcmp(key, "tmpfs") == 0 ||
                                             strcmp(key, "environ") == 0)) {
                 if ((r = sd_bus_message_enter_container(m, 'v', "as")) < 0 ||
                     (r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read '%.64s'", key);
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read '%.64s'", key);
                 while ((r = sd_bus_message_read(m, "s", &s)) > 0)
                         if ((r = strcmp(key, "environ") == 0 ? sbx_request_environ(rq, s, e) : sbx_request_option_str(rq, key, s, e)) < 0)
                                 return r;
                 if (r < 0 || (r = sd_bus_message_exit_container(m)) < 0 || (r = sd_bus_message_exit_container(m)) < 0)
-                        return sbx_error_set(e, "request", r < 0 ? -r : EINVAL, "", "", "options: cannot read '%.64s'", key);
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, r < 0 ? -r : EINVAL, "", "", "options: cannot read '%.64s'", key);
                 return 0;
         }
-        sbx_error_set(e, "request", EINVAL, "", "", "options: '%.64s' has the wrong type '%.16s'", key, contents);
+        sbx_error_set(e, SBX_STAGE_REQUEST, EINVAL, "", "", "options: '%.64s' has the wrong type '%.16s'", key, contents);
         sbx_error_hint(e, "ro, rw, tmpfs, environ: as; net, hostname: s; timeout_ms, memory, pids, cpu_seconds: t");
         return -EINVAL;
 }
@@ -129,17 +129,17 @@ static int read_options(sd_bus_message *m, struct sbx_request *rq, struct sbx_er
         int r;
 
         if ((r = sd_bus_message_enter_container(m, 'a', "{sv}")) < 0)
-                return sbx_error_set(e, "request", -r, "", "", "options: expected a{sv}");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: expected a{sv}");
         while ((r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
                 if ((r = sd_bus_message_read(m, "s", &key)) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "options: cannot read a key");
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read a key");
                 if ((r = read_option(m, rq, key, e)) < 0)
                         return r;
                 if ((r = sd_bus_message_exit_container(m)) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "options: malformed entry");
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: malformed entry");
         }
         if (r < 0)
-                return sbx_error_set(e, "request", -r, "", "", "options: cannot read a{sv}");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read a{sv}");
         return sd_bus_message_exit_container(m);
 }
 
@@ -149,7 +149,7 @@ static int check_stdio(int fd, const char *name, struct sbx_error *e)
         int fl = fcntl(fd, F_GETFL);
 
         if (fl < 0 || (fl & O_PATH))
-                return sbx_error_set(e, "request", EBADF, "", "", "%s: not an open file descriptor", name);
+                return sbx_error_set(e, SBX_STAGE_REQUEST, EBADF, "", "", "%s: not an open file descriptor", name);
         return 0;
 }
 
@@ -161,15 +161,15 @@ static int read_request(sd_bus_message *m, struct sbx_request *rq, int fds[4], s
         int r;
 
         if ((r = sd_bus_message_read(m, "s", &profile)) < 0)
-                return sbx_error_set(e, "request", -r, "", "", "profile: expected a string");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "profile: expected a string");
         if ((r = sbx_request_profile(rq, profile, e)) < 0 || (r = read_strings(m, rq, e, sbx_request_arg)) < 0 ||
             (r = read_env(m, rq, e)) < 0)
                 return r;
         for (int i = 0; i < 4; i++)
                 if ((r = sd_bus_message_read(m, "h", &fds[i])) < 0)
-                        return sbx_error_set(e, "request", -r, "", "", "%s: expected a file descriptor", names[i]);
+                        return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "%s: expected a file descriptor", names[i]);
         if (fstat(fds[0], &st) < 0 || !S_ISDIR(st.st_mode))
-                return sbx_error_set(e, "request", ENOTDIR, "", "", "workspace: the fd is not a directory");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, ENOTDIR, "", "", "workspace: the fd is not a directory");
         for (int i = 1; i < 4; i++)
                 if ((r = check_stdio(fds[i], names[i], e)) < 0)
                         return r;
@@ -310,46 +310,21 @@ void api_reply_run(struct sandbox *sb)
         if (sb->refused)
                 (void)sd_bus_reply_method_errorf(m, sb->failed ? SBX_ERR_FAILED : SBX_ERR_DENIED, "%s", sb->reason);
         else
-                (void)sd_bus_reply_method_return(m, "so", sb->id, sb->path);
+                (void)sd_bus_reply_method_return(m, SBX_BUS_RUN_OUT, sb->id, sb->path);
         sd_bus_message_unref(m);
 }
 
 /* ---- Wait, Kill, List, Reload --------------------------------------------------------- */
-
-/* @list split at @sep, as "as". */
-static int append_list(sd_bus_message *reply, const char *list, char sep)
-{
-        char item[512];
-        int r;
-
-        if ((r = sd_bus_message_open_container(reply, 'a', "s")) < 0)
-                return r;
-        for (const char *at = list; r >= 0 && at && *at;) {
-                const char *end = strchr(at, sep);
-                size_t len = end ? (size_t)(end - at) : strlen(at);
-
-                snprintf(item, sizeof(item), "%.*s", (int)len, at);
-                r = sd_bus_message_append(reply, "s", item);
-                at = end ? end + 1 : NULL;
-        }
-        return r < 0 ? r : sd_bus_message_close_container(reply);
-}
 
 /* How a sandbox ended, and what its jail had: the applied and weakened lists of
  * --json come from the launcher that built it, never made up here. */
 static int append_summary(sd_bus_message *reply, const struct sandbox *sb)
 {
         char error[1024] = "";
-        const struct sbx_result *r = &sb->result;
-        int k;
 
         if (sb->error.errnum)
                 sbx_error_format(&sb->error, error, sizeof(error));
-        if ((k = sd_bus_message_append(reply, "iiibbtttts", r->status, r->exit_code, r->signal, r->timed_out, r->oom_killed,
-                                       r->wall_ms, r->cpu_user_ms, r->cpu_sys_ms, r->peak_memory, error)) < 0 ||
-            (k = append_list(reply, r->applied, ',')) < 0 || (k = append_list(reply, r->weakened, '\n')) < 0)
-                return k;
-        return append_list(reply, r->notes, '\n');
+        return sbx_bus_summary_write(reply, &sb->result, error);
 }
 
 static int reply_summary(sd_bus_message *call, const struct sandbox *sb)
@@ -378,7 +353,7 @@ void api_emit_exited(struct sandbox *sb)
         struct client *c = sb->owner;
 
         /* To the owner only: other users may not learn what it ran or how it ended. */
-        if (!c || sd_bus_message_new_signal(c->bus, &sig, SBX_BUS_PATH, SBX_BUS_MANAGER, "Exited") < 0)
+        if (!c || sd_bus_message_new_signal(c->bus, &sig, SBX_BUS_PATH, SBX_BUS_MANAGER, SBX_BUS_SIGNAL_EXITED) < 0)
                 return;
         if ((!c->name || sd_bus_message_set_destination(sig, c->name) >= 0) && sd_bus_message_append(sig, "so", sb->id, sb->path) >= 0 &&
             append_summary(sig, sb) >= 0)
@@ -581,23 +556,20 @@ static int prop_version(sd_bus *bus, const char *path, const char *interface, co
         return sd_bus_message_append(reply, "s", SBX_VERSION);
 }
 
-#define SUMMARY "iiibbttttsasasas"
-#define SUMMARY_NAMES                                                                                              \
-        "status\0exit_code\0signal\0timed_out\0oom_killed\0wall_ms\0cpu_user_ms\0cpu_sys_ms\0peak_memory\0error\0" \
-        "applied\0weakened\0notes\0"
-
 static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_PROPERTY("Version", "s", prop_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
-        SD_BUS_METHOD_WITH_NAMES("Run", "sasa{ss}hhhha{sv}",
+        SD_BUS_METHOD_WITH_NAMES(SBX_BUS_METHOD_RUN, SBX_BUS_RUN_IN,
                                  SD_BUS_PARAM(profile) SD_BUS_PARAM(argv) SD_BUS_PARAM(env) SD_BUS_PARAM(workspace)
                                  SD_BUS_PARAM(stdin) SD_BUS_PARAM(stdout) SD_BUS_PARAM(stderr) SD_BUS_PARAM(options),
-                                 "so", SD_BUS_PARAM(id) SD_BUS_PARAM(path), method_run, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD_WITH_NAMES("Wait", "s", SD_BUS_PARAM(id), SUMMARY, SUMMARY_NAMES, method_wait, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD_WITH_NAMES("Kill", "si", SD_BUS_PARAM(id) SD_BUS_PARAM(signal), "", , method_kill, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD_WITH_NAMES("List", "", , "a(sosust)", SD_BUS_PARAM(sandboxes), method_list, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD("Reload", "", "", method_reload, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_SIGNAL_WITH_NAMES("Exited", "so" SUMMARY, SD_BUS_PARAM(id) SD_BUS_PARAM(path) SUMMARY_NAMES, 0),
+                                 SBX_BUS_RUN_OUT, SD_BUS_PARAM(id) SD_BUS_PARAM(path), method_run, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES(SBX_BUS_METHOD_WAIT, "s", SD_BUS_PARAM(id), SBX_BUS_SUMMARY, SBX_BUS_SUMMARY_NAMES, method_wait,
+                                 SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES(SBX_BUS_METHOD_KILL, SBX_BUS_KILL_IN, SD_BUS_PARAM(id) SD_BUS_PARAM(signal), "", , method_kill,
+                                 SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES(SBX_BUS_METHOD_LIST, "", , "a(sosust)", SD_BUS_PARAM(sandboxes), method_list, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD(SBX_BUS_METHOD_RELOAD, "", "", method_reload, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_SIGNAL_WITH_NAMES(SBX_BUS_SIGNAL_EXITED, "so" SBX_BUS_SUMMARY, SD_BUS_PARAM(id) SD_BUS_PARAM(path) SBX_BUS_SUMMARY_NAMES, 0),
         SD_BUS_VTABLE_END,
 };
 
@@ -612,8 +584,9 @@ static const sd_bus_vtable sandbox_vtable[] = {
         SD_BUS_PROPERTY("StartTime", "t", NULL, offsetof(struct sandbox, start_usec), SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("State", "s", prop_str, 0, 0),
         SD_BUS_PROPERTY("ExitStatus", "i", prop_exit, 0, 0),
-        SD_BUS_METHOD_WITH_NAMES("Wait", "", , SUMMARY, SUMMARY_NAMES, sb_wait, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD_WITH_NAMES("Kill", "i", SD_BUS_PARAM(signal), "", , sb_kill, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES(SBX_BUS_METHOD_WAIT, "", , SBX_BUS_SUMMARY, SBX_BUS_SUMMARY_NAMES, sb_wait,
+                                 SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES(SBX_BUS_METHOD_KILL, "i", SD_BUS_PARAM(signal), "", , sb_kill, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_VTABLE_END,
 };
 

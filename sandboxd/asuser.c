@@ -125,7 +125,7 @@ static void serve(int sock)
                         rep.r = sbx_caller_self.hold(&sbx_caller_self, rq.path, rq.name, &out, &rep.err);
                         break;
                 case OP_RELEASE:
-                        rep.r = in < 0 ? sbx_error_set(&rep.err, "validate", EBADF, "", rq.path, "no mount point to release")
+                        rep.r = in < 0 ? sbx_error_set(&rep.err, SBX_STAGE_VALIDATE, EBADF, "", rq.path, "no mount point to release")
                                        : sbx_caller_self.release(&sbx_caller_self, rq.path, rq.name, in, rq.flags != 0, &rep.err);
                         break;
                 case OP_REPLACE:
@@ -143,7 +143,7 @@ static void serve(int sock)
                         rep.r = sbx_caller_self.realpath(&sbx_caller_self, rq.path, rep.found, sizeof(rep.found), &rep.err);
                         break;
                 default:
-                        rep.r = sbx_error_set(&rep.err, "validate", EINVAL, "", "", "unknown request to the caller's helper");
+                        rep.r = sbx_error_set(&rep.err, SBX_STAGE_VALIDATE, EINVAL, "", "", "unknown request to the caller's helper");
                 }
                 closep(&in);
                 if (send_msg(sock, &rep, sizeof(rep), rep.r >= 0 ? out : -1) < 0)
@@ -182,7 +182,7 @@ static int ask(struct sbx_caller *c, struct request *rq, int fd_in, int *fd_out,
         int fd = -1;
 
         if (send_msg(a->sock, rq, sizeof(*rq), fd_in) < 0 || recv_msg(a->sock, &rep, sizeof(rep), &fd) < 0)
-                return sbx_error_set(e, "validate", EPIPE, "", rq->path, "the helper that acts as the caller is gone");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EPIPE, "", rq->path, "the helper that acts as the caller is gone");
         rep.err.msg[sizeof(rep.err.msg) - 1] = '\0';
         if (rep.r < 0) {
                 closep(&fd);
@@ -204,7 +204,7 @@ static int fill_path(struct request *rq, const char *path, const char *name, str
 {
         if (snprintf(rq->path, sizeof(rq->path), "%s", path) >= (int)sizeof(rq->path) ||
             snprintf(rq->name, sizeof(rq->name), "%s", name ? name : "") >= (int)sizeof(rq->name))
-                return sbx_error_set(e, "validate", ENAMETOOLONG, "", path, "path too long");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", path, "path too long");
         return 0;
 }
 
@@ -218,7 +218,7 @@ static int as_open(struct sbx_caller *c, const char *path, int flags, enum sbx_a
         if ((r = fill_path(&rq, path, NULL, e)) < 0)
                 return r;
         if ((r = ask(c, &rq, -1, ret_fd, NULL, 0, e)) >= 0 && *ret_fd < 0)
-                return sbx_error_set(e, "validate", EPROTO, "", path, "the caller's helper sent no fd");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EPROTO, "", path, "the caller's helper sent no fd");
         return r;
 }
 
@@ -251,7 +251,7 @@ static int as_hold(struct sbx_caller *c, const char *dir, const char *name, int 
         if ((r = fill_path(&rq, dir, name, e)) < 0)
                 return r;
         if ((r = ask(c, &rq, -1, ret_fd, NULL, 0, e)) >= 0 && *ret_fd < 0)
-                return sbx_error_set(e, "validate", EPROTO, "", dir, "the caller's helper sent no fd");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EPROTO, "", dir, "the caller's helper sent no fd");
         return r;
 }
 
@@ -308,12 +308,12 @@ int asuser_start(uid_t uid, gid_t gid, const gid_t *groups, size_t n_groups, str
         pid_t launcher = getpid(), pid;
 
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-                return sbx_error_set(e, "validate", errno, "socketpair", "", "cannot start the caller's helper");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "socketpair", "", "cannot start the caller's helper");
         pid = fork();
         if (pid < 0) {
                 close(sv[0]);
                 close(sv[1]);
-                return sbx_error_set(e, "validate", errno, "fork", "", "cannot start the caller's helper");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, errno, "fork", "", "cannot start the caller's helper");
         }
         if (pid == 0) {
                 close(sv[0]);

@@ -10,6 +10,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
+#include "../lib/busapi.h"
 #include "../lib/caller.h"
 #include "../lib/error.h"
 #include "../lib/jail.h"
@@ -17,15 +18,6 @@
 #include "../policy/site.h"
 #include "request.h"
 
-#define SBX_BUS_NAME "io.sbx.Sandbox1"
-#define SBX_BUS_PATH "/io/sbx/Sandbox1"
-#define SBX_BUS_SANDBOX_PREFIX "/io/sbx/Sandbox1/sandbox"
-#define SBX_BUS_MANAGER "io.sbx.Sandbox1.Manager"
-#define SBX_BUS_SANDBOX "io.sbx.Sandbox1.Sandbox"
-#define SBX_ERR_DENIED "io.sbx.Sandbox1.Error.Denied"
-#define SBX_ERR_LIMIT "io.sbx.Sandbox1.Error.LimitExceeded"
-#define SBX_ERR_FAILED "io.sbx.Sandbox1.Error.Failed"
-#define SBX_ERR_NO_SANDBOX "io.sbx.Sandbox1.Error.NoSuchSandbox"
 
 /* Everything a (re)load reads, swapped in whole or not at all. */
 struct sbx_config {

@@ -92,11 +92,11 @@ static int workspace_path(struct sbx_caller *caller, char *out, size_t size, str
         int r;
 
         if (fstat(4, &fst) < 0 || !S_ISDIR(fst.st_mode) || sbx_fd_path(4, out, size, "the workspace fd", e) < 0)
-                return sbx_error_set(e, "validate", ENOTDIR, "", "", "the workspace fd is not a directory this daemon can reach");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOTDIR, "", "", "the workspace fd is not a directory this daemon can reach");
         if ((r = caller->open(caller, out, O_PATH | O_DIRECTORY, SBX_ACCESS_NONE, &fd, e)) < 0)
                 return r;
         if (fstat(fd, &pst) < 0 || pst.st_dev != fst.st_dev || pst.st_ino != fst.st_ino)
-                return sbx_error_set(e, "validate", EXDEV, "", out, "the workspace path names another directory in sandboxd's view");
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, EXDEV, "", out, "the workspace path names another directory in sandboxd's view");
         return 0;
 }
 
@@ -257,10 +257,10 @@ int launch_start(struct sandbox *sb, const struct launch *l, struct sbx_error *e
         int r;
 
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-                return sbx_error_set(e, "launch", errno, "socketpair", "", "cannot create the launcher's socket");
+                return sbx_error_set(e, SBX_STAGE_LAUNCH, errno, "socketpair", "", "cannot create the launcher's socket");
         pid = fork();
         if (pid < 0) {
-                r = sbx_error_set(e, "launch", errno, "fork", "", "cannot start a launcher");
+                r = sbx_error_set(e, SBX_STAGE_LAUNCH, errno, "fork", "", "cannot start a launcher");
                 close(sv[0]);
                 close(sv[1]);
                 return r;
@@ -273,7 +273,7 @@ int launch_start(struct sandbox *sb, const struct launch *l, struct sbx_error *e
         /* Our own unreaped child: its pid cannot be reused before we wait for it. */
         sb->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
         if (sb->pidfd < 0) {
-                r = sbx_error_set(e, "launch", errno, "pidfd_open", "", "cannot watch the launcher");
+                r = sbx_error_set(e, SBX_STAGE_LAUNCH, errno, "pidfd_open", "", "cannot watch the launcher");
                 kill(pid, SIGKILL);
                 (void)waitpid(pid, NULL, 0); /* nothing else will reap it */
                 return r;
@@ -284,7 +284,7 @@ int launch_start(struct sandbox *sb, const struct launch *l, struct sbx_error *e
             (r = sd_event_add_io(sb->d->event, &sb->pidfd_src, sb->pidfd, EPOLLIN, on_exit_, sb)) < 0) {
                 (void)syscall(SYS_pidfd_send_signal, sb->pidfd, SIGKILL, NULL, 0);
                 (void)waitpid(pid, NULL, 0); /* nothing else will reap it */
-                return sbx_error_set(e, "launch", -r, "sd_event_add_io", "", "cannot watch the launcher");
+                return sbx_error_set(e, SBX_STAGE_LAUNCH, -r, "sd_event_add_io", "", "cannot watch the launcher");
         }
         return 0;
 }

@@ -52,7 +52,7 @@ int sbx_daemon_options_parse(int argc, char **argv, struct sbx_daemon_options *o
                 case OPT_LISTEN:
                 case OPT_POLICY:
                         if (optarg[0] != '/') {
-                                sbx_error_set(e, "options", EINVAL, "", "", "%s '%s' is not an absolute path",
+                                sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "%s '%s' is not an absolute path",
                                               c == OPT_LISTEN ? "--listen" : "--policy", optarg);
                                 sbx_error_hint(e, "give an absolute path");
                                 return -EINVAL;
@@ -76,23 +76,23 @@ int sbx_daemon_options_parse(int argc, char **argv, struct sbx_daemon_options *o
                         o->version = true;
                         break;
                 case ':':
-                        sbx_error_set(e, "options", EINVAL, "", "", "option '%s' needs a value", argv[optind - 1]);
+                        sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "option '%s' needs a value", argv[optind - 1]);
                         sbx_error_hint(e, "see sandboxd --help");
                         return -EINVAL;
                 default:
                         /* getopt names an unknown short option (even inside a cluster
                          * like -hx) in optopt; an unknown long one only by position. */
                         if (optopt > 0 && optopt < OPT_LISTEN)
-                                sbx_error_set(e, "options", EINVAL, "", "", "unknown option '-%c'", optopt);
+                                sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "unknown option '-%c'", optopt);
                         else
-                                sbx_error_set(e, "options", EINVAL, "", "", "unknown option '%s'",
+                                sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "unknown option '%s'",
                                               argv[optind - 1]);
                         sbx_error_hint(e, "see sandboxd --help");
                         return -EINVAL;
                 }
         }
         if (optind < argc) {
-                sbx_error_set(e, "options", EINVAL, "", "", "unexpected argument '%s'", argv[optind]);
+                sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "unexpected argument '%s'", argv[optind]);
                 sbx_error_hint(e, "sandboxd takes options only; see sandboxd --help");
                 return -EINVAL;
         }

@@ -15,7 +15,7 @@
 
 static int invalid(struct sbx_error *e, int err, const char *field, const char *what)
 {
-        sbx_error_set(e, "request", err, "", "", "%s: %s", field, what);
+        sbx_error_set(e, SBX_STAGE_REQUEST, err, "", "", "%s: %s", field, what);
         sbx_error_hint(e, "see sandboxd(8) for the Run method's arguments");
         return -err;
 }
@@ -36,7 +36,7 @@ static int take(struct sbx_request *rq, const char *s, const char *field, struct
 static int push(struct sbx_strv *v, const char *s, struct sbx_error *e)
 {
         if (sbx_strv_push(v, s) < 0)
-                return sbx_error_set(e, "request", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, ENOMEM, "", "", "out of memory");
         return 0;
 }
 
@@ -87,11 +87,14 @@ int sbx_request_arg(struct sbx_request *rq, const char *arg, struct sbx_error *e
         return push(&rq->cmd, arg, e);
 }
 
-/* A table row's refusal, as the request's: the field named, the row's hint kept. */
+/* A table row's refusal (policy/options.c), as the request's: the caller sent a Run
+ * call, not a command line, so the stage is the request's (request.h) and the message
+ * says where; the row's own words and hint are kept. */
 static int option_error(struct sbx_error *e, int r, const struct sbx_error *oe)
 {
-        sbx_error_set(e, "request", r, "", "", "%s", oe->msg);
-        sbx_error_hint(e, "%s", oe->hint);
+        *e = *oe;
+        e->stage = SBX_STAGE_REQUEST;
+        sbx_error_prefix(e, "in the Run call's options");
         return r;
 }
 
@@ -108,7 +111,7 @@ int sbx_request_env(struct sbx_request *rq, const char *name, const char *value,
         if ((r = take(rq, name, "env", e)) < 0 || (r = take(rq, value, "env", e)) < 0)
                 return r;
         if (asprintf(&pair, "%s=%s", name, value) < 0)
-                return sbx_error_set(e, "request", ENOMEM, "", "", "out of memory");
+                return sbx_error_set(e, SBX_STAGE_REQUEST, ENOMEM, "", "", "out of memory");
         rq->n_env++;
         r = sbx_option_set(&rq->ask, sbx_option_by_cli("env"), "env", pair, &oe);
         explicit_bzero(pair, strlen(pair));
@@ -138,7 +141,7 @@ static const struct sbx_option *option_row(struct sbx_request *rq, const char *k
         if (!o || sbx_option_bus_type(o) != type) {
                 sbx_option_bus_keys('s', strings, sizeof(strings));
                 sbx_option_bus_keys('t', numbers, sizeof(numbers));
-                sbx_error_set(e, "request", EINVAL, "", "", "option '%.64s' is unknown or not a %s", key,
+                sbx_error_set(e, SBX_STAGE_REQUEST, EINVAL, "", "", "option '%.64s' is unknown or not a %s", key,
                               type == 't' ? "number" : "string");
                 sbx_error_hint(e, "string options: %s; numbers (t): %s", strings, numbers);
                 return NULL;

@@ -242,11 +242,11 @@ static int listen_on(struct daemon *d, int fd, struct sbx_error *e)
         int r;
 
         if (d->n_listen >= ELEMENTSOF(d->listen_fds))
-                return sbx_error_set(e, "listen", EMFILE, "", "", "more than %zu listening sockets", ELEMENTSOF(d->listen_fds));
+                return sbx_error_set(e, SBX_STAGE_LISTEN, EMFILE, "", "", "more than %zu listening sockets", ELEMENTSOF(d->listen_fds));
         d->listen_fds[d->n_listen] = fd;
         r = sd_event_add_io(d->event, &d->listen_src[d->n_listen], fd, EPOLLIN, on_accept, d);
         if (r < 0)
-                return sbx_error_set(e, "listen", -r, "sd_event_add_io", "", "cannot watch the socket");
+                return sbx_error_set(e, SBX_STAGE_LISTEN, -r, "sd_event_add_io", "", "cannot watch the socket");
         d->n_listen++;
         remember_path(d, fd);
         return 0;
@@ -260,11 +260,11 @@ int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
         int n = sd_listen_fds(1), fd, r;
 
         if (n < 0)
-                return sbx_error_set(e, "listen", -n, "sd_listen_fds", "", "cannot take the sockets systemd passed");
+                return sbx_error_set(e, SBX_STAGE_LISTEN, -n, "sd_listen_fds", "", "cannot take the sockets systemd passed");
         for (int i = 0; i < n; i++) {
                 fd = SD_LISTEN_FDS_START + i;
                 if (sd_is_socket(fd, AF_UNIX, SOCK_STREAM, 1) <= 0)
-                        return sbx_error_set(e, "listen", EINVAL, "", "", "fd %d from systemd is not a listening unix stream socket", fd);
+                        return sbx_error_set(e, SBX_STAGE_LISTEN, EINVAL, "", "", "fd %d from systemd is not a listening unix stream socket", fd);
                 (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
                 if ((r = listen_on(d, fd, e)) < 0)
                         return r;
@@ -272,15 +272,15 @@ int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
         if (n > 0)
                 return 0;
         if (strlen(path) >= sizeof(sa.sun_path))
-                return sbx_error_set(e, "listen", ENAMETOOLONG, "", path, "the socket path is too long");
+                return sbx_error_set(e, SBX_STAGE_LISTEN, ENAMETOOLONG, "", path, "the socket path is too long");
         memcpy(sa.sun_path, path, strlen(path) + 1);
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (fd < 0)
-                return sbx_error_set(e, "listen", errno, "socket", path, "cannot create the socket");
+                return sbx_error_set(e, SBX_STAGE_LISTEN, errno, "socket", path, "cannot create the socket");
         (void)unlink(path); /* a socket left by a sandboxd that was killed */
         /* Any local user may connect; the site policy decides what each may do. */
         if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || chmod(path, 0666) < 0 || listen(fd, SOMAXCONN) < 0) {
-                r = sbx_error_set(e, "listen", errno, "bind", path, "cannot listen on the socket");
+                r = sbx_error_set(e, SBX_STAGE_LISTEN, errno, "bind", path, "cannot listen on the socket");
                 sbx_error_hint(e, "its directory must exist and be writable by root");
                 close(fd);
                 return r;

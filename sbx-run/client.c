@@ -16,12 +16,11 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
+#include "../lib/busapi.h"
 #include "../lib/cleanup.h"
 #include "../lib/path.h"
 #include "summary.h"
 
-#define BUS_PATH "/io/sbx/Sandbox1"
-#define BUS_IFACE "io.sbx.Sandbox1.Manager"
 #define RUN_TIMEOUT_USEC (120ull * 1000000) /* checking and building a jail */
 
 extern char **environ;
@@ -123,7 +122,7 @@ static int build_run(sd_bus *bus, const struct sbx_options *o, int ws, sd_bus_me
         sd_bus_message *m = NULL;
         int r;
 
-        if ((r = sd_bus_message_new_method_call(bus, &m, NULL, BUS_PATH, BUS_IFACE, "Run")) < 0 ||
+        if ((r = sd_bus_message_new_method_call(bus, &m, NULL, SBX_BUS_PATH, SBX_BUS_MANAGER, SBX_BUS_METHOD_RUN)) < 0 ||
             (r = sd_bus_message_append(m, "s", o->profile ? o->profile : "workspace")) < 0 ||
             (r = sd_bus_message_append_strv(m, o->ask.plan.argv)) < 0 || (r = append_env(m, &o->ask.plan)) < 0 ||
             (r = sd_bus_message_append(m, "hhhh", ws, 0, 1, 2)) < 0 || (r = append_options(m, o)) < 0) {
@@ -134,28 +133,10 @@ static int build_run(sd_bus *bus, const struct sbx_options *o, int ws, sd_bus_me
         return 0;
 }
 
-/* An "as" of the summary, joined with @sep as lib/jail.c keeps it. */
-static int read_list(sd_bus_message *m, char *out, size_t size, const char *sep)
-{
-        const char *item;
-        int r;
-
-        out[0] = '\0';
-        if ((r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
-                return r;
-        while ((r = sd_bus_message_read(m, "s", &item)) > 0) {
-                size_t len = strlen(out);
-
-                snprintf(out + len, size - len, "%s%s", len ? sep : "", item);
-        }
-        return r < 0 ? r : sd_bus_message_exit_container(m);
-}
-
 static int on_wait(sd_bus_message *m, void *userdata, sd_bus_error *err)
 {
         struct call *c = userdata;
         struct sbx_result *res = &c->res;
-        const char *error = "";
         int r;
 
         (void)err;
@@ -165,16 +146,10 @@ static int on_wait(sd_bus_message *m, void *userdata, sd_bus_error *err)
 
                 snprintf(c->error, sizeof(c->error), "lost sandbox %s: %s", c->id, e && e->message ? e->message : "no reply");
                 c->status = 125;
-        } else if ((r = sd_bus_message_read(m, "iiibbtttts", &res->status, &res->exit_code, &res->signal, &res->timed_out,
-                                           &res->oom_killed, &res->wall_ms, &res->cpu_user_ms, &res->cpu_sys_ms,
-                                           &res->peak_memory, &error)) < 0 ||
-                   (r = read_list(m, res->applied, sizeof(res->applied), ",")) < 0 ||
-                   (r = read_list(m, res->weakened, sizeof(res->weakened), "\n")) < 0 ||
-                   (r = read_list(m, res->notes, sizeof(res->notes), "\n")) < 0) {
+        } else if ((r = sbx_bus_summary_read(m, res, c->error, sizeof(c->error))) < 0) {
                 snprintf(c->error, sizeof(c->error), "cannot read sandboxd's answer: %s", strerror(-r));
                 c->status = 125;
         } else {
-                snprintf(c->error, sizeof(c->error), "%s", error);
                 c->status = res->status;
         }
         return sd_event_exit(sd_bus_get_event(sd_bus_message_get_bus(m)), 0);
@@ -185,8 +160,8 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void
         struct call *c = userdata;
 
         (void)s;
-        (void)sd_bus_call_method_async(c->bus, NULL, NULL, BUS_PATH, BUS_IFACE, "Kill", NULL, NULL, "si", c->id,
-                                       (int)si->ssi_signo);
+        (void)sd_bus_call_method_async(c->bus, NULL, NULL, SBX_BUS_PATH, SBX_BUS_MANAGER, SBX_BUS_METHOD_KILL, NULL, NULL,
+                                       SBX_BUS_KILL_IN, c->id, (int)si->ssi_signo);
         return 0;
 }
 
@@ -209,7 +184,7 @@ static int wait_exit(sd_bus *bus, struct call *c)
                         return r;
         /* Wait answers when the sandbox ends, however long that takes: no timeout
          * (UINT64_MAX is sd-bus's infinity; 0 would be its 25 s default). */
-        if ((r = sd_bus_message_new_method_call(bus, &wait, NULL, BUS_PATH, BUS_IFACE, "Wait")) < 0 ||
+        if ((r = sd_bus_message_new_method_call(bus, &wait, NULL, SBX_BUS_PATH, SBX_BUS_MANAGER, SBX_BUS_METHOD_WAIT)) < 0 ||
             (r = sd_bus_message_append(wait, "s", c->id)) < 0 ||
             (r = sd_bus_call_async(bus, NULL, wait, on_wait, c, UINT64_MAX)) < 0)
                 return r;
@@ -221,7 +196,7 @@ static int wait_exit(sd_bus *bus, struct call *c)
 static int denied_status(const sd_bus_error *e)
 {
         /* The policy said no: 126, as a denied command in direct mode. */
-        return sd_bus_error_has_name(e, "io.sbx.Sandbox1.Error.Denied") ? 126 : 125;
+        return sd_bus_error_has_name(e, SBX_ERR_DENIED) ? 126 : 125;
 }
 
 /* --json: the summary sandboxd sent, with what it said went wrong, if anything. */
@@ -230,7 +205,7 @@ static void print_summary(const struct sbx_result *res, int errnum, const char *
         struct sbx_error e = { 0 };
 
         if (what && what[0])
-                sbx_error_set(&e, "sandboxd", errnum, "", "", "%s", what);
+                sbx_error_set(&e, SBX_STAGE_SANDBOXD, errnum, "", "", "%s", what);
         sbx_summary_print(stderr, res, e.errnum ? &e : NULL);
 }
 
@@ -275,7 +250,7 @@ int sbx_client_run(const struct sbx_options *o)
                         print_summary(&c.res, c.res.status == 126 ? EACCES : -r, err.message ? err.message : strerror(-r));
                 return c.res.status;
         }
-        if ((r = sd_bus_message_read(reply, "so", &id, &path)) < 0) {
+        if ((r = sd_bus_message_read(reply, SBX_BUS_RUN_OUT, &id, &path)) < 0) {
                 fprintf(stderr, "sbx-run: cannot read sandboxd's answer: %s\n", strerror(-r));
                 return 125;
         }

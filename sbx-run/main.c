@@ -42,30 +42,27 @@ static int ensure_stdio(void)
  * says how to fix it. */
 static void default_hint(struct sbx_error *e)
 {
-        static const struct {
-                const char *stage, *hint;
-        } hints[] = {
-                { "options", "see sbx-run --help" },
-                { "profile", "see sbx-profile(5); sbx-run --profile NAME --dry-run -- CMD shows the resolved plan" },
-                { "validate", "check the paths given to --workspace, --ro and --rw" },
-                { "mount", "check the bind paths (sbx-run --dry-run shows the plan); the kernel must allow mounts in a new mount namespace" },
-                { "net", "use --net host if this kernel cannot configure a new network namespace" },
-                { "cgroup", "drop --memory/--pids, or run where a cgroup can be created" },
-                { "userns", "run as root, or enable unprivileged user namespaces" },
-                { "clone", "the kernel refused new namespaces: run as root, or check the container's seccomp profile" },
-                { "landlock", "boot a kernel with Landlock (lsm=landlock,...)" },
-                { "seccomp", "the kernel must support seccomp filters (CONFIG_SECCOMP_FILTER)" },
-                { "privs", "sbx-run needs the capabilities it drops (root, or a user namespace)" },
-                { "exec", "check the command's name, its permissions, and that the jail can see it" },
+        static const char *const hints[_SBX_STAGE_MAX] = {
+                [SBX_STAGE_OPTIONS] = "see sbx-run --help",
+                [SBX_STAGE_PROFILE] = "see sbx-profile(5); sbx-run --profile NAME --dry-run -- CMD shows the resolved plan",
+                [SBX_STAGE_VALIDATE] = "check the paths given to --workspace, --ro and --rw",
+                [SBX_STAGE_MOUNT] = "check the bind paths (sbx-run --dry-run shows the plan); the kernel must allow mounts in a new mount namespace",
+                [SBX_STAGE_NET] = "use --net host if this kernel cannot configure a new network namespace",
+                [SBX_STAGE_CGROUP] = "drop --memory/--pids, or run where a cgroup can be created",
+                [SBX_STAGE_USERNS] = "run as root, or enable unprivileged user namespaces",
+                [SBX_STAGE_CLONE] = "the kernel refused new namespaces: run as root, or check the container's seccomp profile",
+                [SBX_STAGE_LANDLOCK] = "boot a kernel with Landlock (lsm=landlock,...)",
+                [SBX_STAGE_SECCOMP] = "the kernel must support seccomp filters (CONFIG_SECCOMP_FILTER)",
+                [SBX_STAGE_PRIVS] = "sbx-run needs the capabilities it drops (root, or a user namespace)",
+                [SBX_STAGE_EXEC] = "check the command's name, its permissions, and that the jail can see it",
         };
 
         if (e->hint[0])
                 return;
-        for (size_t i = 0; i < ELEMENTSOF(hints); i++)
-                if (strcmp(e->stage, hints[i].stage) == 0) {
-                        sbx_error_hint(e, "%s", hints[i].hint);
-                        return;
-                }
+        if ((unsigned)e->stage < ELEMENTSOF(hints) && hints[e->stage]) {
+                sbx_error_hint(e, "%s", hints[e->stage]);
+                return;
+        }
         sbx_error_hint(e, "see sbx-run(1)");
 }
 
@@ -104,7 +101,7 @@ static int denied(const struct sbx_verdict *v, bool json, struct sbx_audit *a)
                 a->reason = v->reason;
                 sbx_audit_log(SBX_AUDIT_DENIED, a, NULL);
         }
-        sbx_error_set(&e, "policy", EPERM, "", "", "command denied by the profile's command policy: %s", v->reason);
+        sbx_error_set(&e, SBX_STAGE_POLICY, EPERM, "", "", "command denied by the profile's command policy: %s", v->reason);
         sbx_error_hint(&e, "sbx-run --check shows the verdict; change the command, or use a profile that allows it");
         return fail(&e, json, EXIT_DENIED);
 }
@@ -162,7 +159,7 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
         struct sbx_audit a;
 
         if (sbx_vars_init(&vars, ws, &diag) < 0) {
-                sbx_error_set(&e, "validate", ENOENT, "", ws ? ws : "", "%s", diag.msg);
+                sbx_error_set(&e, SBX_STAGE_VALIDATE, ENOENT, "", ws ? ws : "", "%s", diag.msg);
                 sbx_error_hint(&e, "--workspace must name an existing directory");
                 return fail(&e, o->json, EXIT_SBX_FAILED);
         }

@@ -115,7 +115,7 @@ static void long_options(struct option *out)
 
 static int bad(struct sbx_error *e, const char *option, const char *value, const char *hint)
 {
-        sbx_error_set(e, "options", EINVAL, "", "", "%s '%s' is not valid", option, value);
+        sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "%s '%s' is not valid", option, value);
         sbx_error_hint(e, "%s", hint);
         return -EINVAL;
 }
@@ -131,12 +131,12 @@ static int parse_row(struct sbx_options *o, const struct sbx_option *row, const 
         snprintf(flag, sizeof(flag), "--%s", row->cli);
         if (row->kind == SBX_OPT_ENV && !strchr(arg, '=') && sbx_is_env_name(arg, strlen(arg))) {
                 if (!(value = getenv(arg))) {
-                        sbx_error_set(e, "options", ENOENT, "", "", "--env '%s': the caller has no such variable to pass", arg);
+                        sbx_error_set(e, SBX_STAGE_OPTIONS, ENOENT, "", "", "--env '%s': the caller has no such variable to pass", arg);
                         sbx_error_hint(e, "set it in the caller's environment or give a value: --env %s=VALUE", arg);
                         return -ENOENT;
                 }
                 if (asprintf(&pair, "%s=%s", arg, value) < 0)
-                        return sbx_error_set(e, "options", ENOMEM, "", "", "out of memory");
+                        return sbx_error_set(e, SBX_STAGE_OPTIONS, ENOMEM, "", "", "out of memory");
                 arg = pair;
         }
         return sbx_option_set(&o->ask, row, flag, arg, e);
@@ -182,7 +182,7 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
                 o->action = SBX_ACTION_VERSION;
                 return 0;
         }
-        return sbx_error_set(e, "options", EINVAL, "", "", "unknown option");
+        return sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "unknown option");
 }
 
 /* An unknown flag, with the nearest known one offered: "--timout" -> "--timeout". */
@@ -202,7 +202,7 @@ static int unknown(struct sbx_error *e, const char *arg, const struct option *lo
                         best = l->name;
                 }
         }
-        sbx_error_set(e, "options", EINVAL, "", "", "unknown option '%s'", arg);
+        sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "unknown option '%s'", arg);
         if (best)
                 sbx_error_hint(e, "did you mean '--%s'? see sbx-run --help", best);
         else
@@ -228,7 +228,7 @@ int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_e
                 if (c == '?')
                         return unknown(e, argv[optind - 1], longopts);
                 if (c == ':') {
-                        sbx_error_set(e, "options", EINVAL, "", "", "option '%s' needs a value", argv[optind - 1]);
+                        sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "option '%s' needs a value", argv[optind - 1]);
                         sbx_error_hint(e, "see sbx-run --help");
                         return -EINVAL;
                 }
@@ -239,12 +239,12 @@ int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_e
         if (o->action == SBX_ACTION_HELP || o->action == SBX_ACTION_VERSION || o->action == SBX_ACTION_LIST_PROFILES)
                 return 0;
         if (optind >= argc) {
-                sbx_error_set(e, "options", EINVAL, "", "", "no command given");
+                sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "no command given");
                 sbx_error_hint(e, "usage: sbx-run [OPTIONS] -- CMD [ARGS...]");
                 return -EINVAL;
         }
         if (argv[optind][0] == '\0') {
-                sbx_error_set(e, "options", EINVAL, "", "", "the command name is empty");
+                sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "the command name is empty");
                 sbx_error_hint(e, "usage: sbx-run [OPTIONS] -- CMD [ARGS...]");
                 return -EINVAL;
         }

@@ -26,6 +26,22 @@ static void string_list(FILE *f, const char *list, const char *sep)
         fputc(']', f);
 }
 
+/* The names of @applied's bits, in the table's order. */
+static void applied_list(FILE *f, unsigned applied)
+{
+        bool first = true;
+
+        fputc('[', f);
+        for (unsigned i = 0; i < SBX_APPLIED_COUNT; i++) {
+                if (!(applied & (1u << i)))
+                        continue;
+                fputs(first ? "" : ",", f);
+                sbx_json_string(f, sbx_applied_name(i));
+                first = false;
+        }
+        fputc(']', f);
+}
+
 static void null_or_int(FILE *f, bool present, long long v)
 {
         if (present)
@@ -45,7 +61,7 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
                 (unsigned long long)res->cpu_user_ms, (unsigned long long)res->cpu_sys_ms);
         null_or_int(f, res->peak_memory > 0, (long long)res->peak_memory);
         fputs(",\"applied\":", f);
-        string_list(f, res->applied, ",");
+        applied_list(f, res->applied);
         fputs(",\"weakened\":", f);
         string_list(f, res->weakened, "\n");
         fputs(",\"notes\":", f);
@@ -56,7 +72,7 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
 
                 sbx_error_format(e, msg, sizeof(msg));
                 fputs("{\"stage\":", f);
-                sbx_json_string(f, e->stage);
+                sbx_json_string(f, sbx_stage_name(e->stage));
                 fprintf(f, ",\"errno\":%d,\"syscall\":", e->errnum);
                 sbx_json_string(f, e->syscall);
                 fputs(",\"path\":", f);

@@ -163,7 +163,7 @@ static void check(bool ok)
 static void check_state(const struct sbx_request *rq, int r, const struct sbx_error *e)
 {
         if (r < 0) {
-                check(e->errnum == -r && strcmp(e->stage, "request") == 0 && e->msg[0] != '\0');
+                check(e->errnum == -r && e->stage == SBX_STAGE_REQUEST && e->msg[0] != '\0');
                 char line[1024];
                 sbx_error_format(e, line, sizeof(line));
         } else {

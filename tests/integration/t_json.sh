@@ -93,4 +93,62 @@ if [[ -e $WS/dry-run-created ]]; then
 else
 	t_ok "--dry-run runs nothing"
 fi
+# "applied" names what the jail had, each step reporting itself once done.
+# A namespace the profile shares with the host is not in it, and the host sees
+# that it is shared indeed.
+printf 'extends: workspace\nnamespaces:\n  uts: false\n  ipc: false\n  cgroup: false\n' >"$T/shared-ns.yaml"
+jail --profile "$T/shared-ns.yaml" --json -- status
+expect_rc "shared uts/ipc/cgroup namespaces: runs" 0
+if [[ $RC == 0 ]] && json_last; then
+	applied=$(kv applied "$T/json")
+	for ns in uts ipc cgroup; do
+		[[ $(kv "ns.$ns") == "$(host_ns "$ns")" ]] && t_ok "shared namespaces: the $ns namespace is the host's" ||
+			t_fail "shared namespaces: the $ns namespace is the host's" "ns.$ns=$(kv "ns.$ns") host=$(host_ns "$ns")"
+		[[ $applied != *"\"${ns}ns\""* ]] && t_ok "shared namespaces: ${ns}ns not in applied" ||
+			t_fail "shared namespaces: ${ns}ns not in applied" "applied=$applied"
+	done
+	[[ $applied == *'"pidns"'* && $applied == *'"mntns"'* && $applied == *'"seccomp"'* ]] &&
+		t_ok "shared namespaces: the jail's own steps are in applied" || t_fail "shared namespaces: the jail's own steps" "applied=$applied"
+else
+	t_fail "shared namespaces: --json summary" "$(run_info)"
+fi
+
+# A jail killed before its command ran (a 1 ms timeout ends it while it is still
+# being built) lists what was done by then: not the command's own steps, which
+# come last before execve.  From the host: the command did not run.
+for try in 1 2 3; do
+	rm -f "$WS/applied-ran"
+	jail --json --timeout 0.001 -- write "$WS/applied-ran"
+	[[ $RC == 124 && ! -e $WS/applied-ran ]] && break
+done
+if [[ $RC == 124 && ! -e $WS/applied-ran ]] && json_last; then
+	applied=$(kv applied "$T/json")
+	for step in landlock seccomp no_new_privs caps-dropped; do
+		[[ $applied != *"\"$step\""* ]] && t_ok "killed before the command ran: $step not in applied" ||
+			t_fail "killed before the command ran: $step not in applied" "applied=$applied"
+	done
+else
+	t_skip "killed before the command ran" "the jail was built within 1 ms three times (rc=$RC)"
+fi
+
+# Landlock absent from the kernel (the probe's stand-in, a seccomp filter answering
+# landlock_create_ruleset ENOSYS) and optional: weakened says so, applied does not
+# name it.
+if [[ $(id -u) != 0 ]] || ! "$PROBE" no-landlock true; then
+	t_skip "no Landlock" "the probe's stand-in for a kernel without Landlock needs root"
+else
+	printf 'extends: workspace\noptional: [landlock]\n' >"$T/optional-landlock.yaml"
+	SBX_RUN_SAVED=$SBX_RUN
+	SBX_RUN="$PROBE"
+	sbx no-landlock "$SBX_RUN_SAVED" --profile "$T/optional-landlock.yaml" --workspace "$WS" --json -- "$WS/probe" exit 0
+	SBX_RUN=$SBX_RUN_SAVED
+	expect_rc "no Landlock, optional: runs" 0
+	if [[ $RC == 0 ]] && json_last; then
+		[[ $(kv weakened "$T/json") == *'landlock: not'* ]] && t_ok "no Landlock: weakened says so" ||
+			t_fail "no Landlock: weakened says so" "$(tail -n 1 "$ERR")"
+		applied=$(kv applied "$T/json")
+		[[ $applied != *'"landlock"'* && $applied == *'"seccomp"'* ]] && t_ok "no Landlock: landlock not in applied" ||
+			t_fail "no Landlock: landlock not in applied" "applied=$applied"
+	fi
+fi
 exit 0

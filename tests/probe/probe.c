@@ -1591,6 +1591,28 @@ static int cmd_no_mdwe(char **argv)
 	return 127;
 }
 
+/* no-landlock CMD ARGS...: runs CMD as on a kernel without Landlock: a seccomp filter,
+ * inherited by everything CMD starts, answers landlock_create_ruleset with ENOSYS.
+ * Needs CAP_SYS_ADMIN, as no-mdwe. */
+static int cmd_no_landlock(char **argv)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_landlock_create_ruleset, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0) {
+		fprintf(stderr, "probe: no-landlock: cannot install the filter: %s\n", strerror(errno));
+		return 125;
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "probe: no-landlock: cannot run '%s': %s\n", argv[0], strerror(errno));
+	return 127;
+}
+
 /* ---------------------------------------------------------------- processes, limits */
 
 /* Signals a well-behaved process would die of; the nasty children below
@@ -1798,6 +1820,7 @@ static const struct command commands[] = {
 	{ "wx", 0, 0, cmd_wx, "" },
 	{ "stack-exec", 0, 0, cmd_stack_exec, "" },
 	{ "no-mdwe", 1, 64, cmd_no_mdwe, "CMD [ARGS...]" },
+	{ "no-landlock", 1, 64, cmd_no_landlock, "CMD [ARGS...]" },
 };
 
 static int usage(void)

@@ -203,7 +203,7 @@ static void test_fallback(void)
                       "signal=9 timed_out=0 oom_killed=0 duration_ms=12 cpu_ms=7 peak_memory=1048576 "
                       "weakened=\"landlock: not in this kernel\\ncgroup: none\"\n"));
 
-        sbx_error_set(&e, "mount", 13, "mount", "/srv/data dir", "cannot bind");
+        sbx_error_set(&e, SBX_STAGE_MOUNT, 13, "mount", "/srv/data dir", "cannot bind");
         a = (struct sbx_audit){ .id = "00000000000000aa", .mode = "direct", .uid = 0, .gid = 0, .error = &e };
         CHECK(G, "failed: the error's fields, uid 0 kept",
               line_is(SBX_AUDIT_FAILED, &a,

@@ -31,7 +31,7 @@ static int parse(struct sbx_daemon_options *o, struct sbx_error *e, ...)
                 struct sbx_daemon_options o_;                                                          \
                 struct sbx_error e_;                                                                   \
                 int r_ = parse(&o_, &e_, __VA_ARGS__, NULL);                                           \
-                CHECK(G, name, r_ == -EINVAL && e_.errnum == EINVAL && strcmp(e_.stage, "options") == 0 && \
+                CHECK(G, name, r_ == -EINVAL && e_.errnum == EINVAL && e_.stage == SBX_STAGE_OPTIONS && \
                                    strstr(e_.msg, word) && e_.hint[0]);                                \
         } while (0)
 

@@ -38,7 +38,7 @@ static const struct sbx_mount *find_mount(const struct sbx_plan *p, const char *
                 struct sbx_options o_;                                                          \
                 struct sbx_error e_;                                                            \
                 int r_ = parse(&o_, &e_, __VA_ARGS__, NULL);                                    \
-                CHECK(G, name, r_ < 0 && strcmp(e_.stage, "options") == 0 &&                    \
+                CHECK(G, name, r_ < 0 && e_.stage == SBX_STAGE_OPTIONS &&                    \
                                    (strstr(e_.msg, hint_word) || strstr(e_.hint, hint_word)));  \
                 sbx_options_done(&o_);                                                          \
         } while (0)

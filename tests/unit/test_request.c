@@ -24,7 +24,7 @@ static struct sbx_error *err(void)
 /* A refusal: -@errnum, stage "request", and @word in the message. */
 static int refused(int r, int errnum, const char *word)
 {
-        return r == -errnum && e.errnum == errnum && strcmp(e.stage, "request") == 0 && strstr(e.msg, word) != NULL;
+        return r == -errnum && e.errnum == errnum && e.stage == SBX_STAGE_REQUEST && strstr(e.msg, word) != NULL;
 }
 
 static char *repeat(char c, size_t n)

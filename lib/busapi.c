@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+#include "busapi.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* @list split at @sep, as "as". */
+static int write_list(sd_bus_message *m, const char *list, char sep)
+{
+        char item[512];
+        int r;
+
+        if ((r = sd_bus_message_open_container(m, 'a', "s")) < 0)
+                return r;
+        for (const char *at = list; r >= 0 && at && *at;) {
+                const char *end = strchr(at, sep);
+                size_t len = end ? (size_t)(end - at) : strlen(at);
+
+                snprintf(item, sizeof(item), "%.*s", (int)len, at);
+                r = sd_bus_message_append(m, "s", item);
+                at = end ? end + 1 : NULL;
+        }
+        return r < 0 ? r : sd_bus_message_close_container(m);
+}
+
+/* @applied's names, as "as". */
+static int write_applied(sd_bus_message *m, unsigned applied)
+{
+        int r;
+
+        if ((r = sd_bus_message_open_container(m, 'a', "s")) < 0)
+                return r;
+        for (unsigned i = 0; r >= 0 && i < SBX_APPLIED_COUNT; i++)
+                if (applied & (1u << i))
+                        r = sd_bus_message_append(m, "s", sbx_applied_name(i));
+        return r < 0 ? r : sd_bus_message_close_container(m);
+}
+
+/* An "as" of names into bits; a name this side does not know (a newer sandboxd's)
+ * is left out rather than guessed at. */
+static int read_applied(sd_bus_message *m, unsigned *applied)
+{
+        const char *item;
+        int r;
+
+        *applied = 0;
+        if ((r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
+                return r;
+        while ((r = sd_bus_message_read(m, "s", &item)) > 0)
+                *applied |= sbx_applied_from_name(item);
+        return r < 0 ? r : sd_bus_message_exit_container(m);
+}
+
+/* An "as", joined with @sep into @out. */
+static int read_list(sd_bus_message *m, char *out, size_t size, const char *sep)
+{
+        const char *item;
+        int r;
+
+        out[0] = '\0';
+        if ((r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
+                return r;
+        while ((r = sd_bus_message_read(m, "s", &item)) > 0) {
+                size_t len = strlen(out);
+
+                snprintf(out + len, size - len, "%s%s", len ? sep : "", item);
+        }
+        return r < 0 ? r : sd_bus_message_exit_container(m);
+}
+
+int sbx_bus_summary_write(sd_bus_message *m, const struct sbx_result *res, const char *error)
+{
+        int r;
+
+        /* 'b' takes an int through the varargs: a bool promotes to one. */
+        if ((r = sd_bus_message_append(m, "iiibbtttts", res->status, res->exit_code, res->signal, (int)res->timed_out,
+                                       (int)res->oom_killed, res->wall_ms, res->cpu_user_ms, res->cpu_sys_ms,
+                                       res->peak_memory, error ? error : "")) < 0 ||
+            (r = write_applied(m, res->applied)) < 0 || (r = write_list(m, res->weakened, '\n')) < 0)
+                return r;
+        return write_list(m, res->notes, '\n');
+}
+
+int sbx_bus_summary_read(sd_bus_message *m, struct sbx_result *res, char *error, size_t size)
+{
+        const char *text = "";
+        int timed_out, oom_killed; /* 'b' is written as an int: 4 bytes, never into a bool */
+        int r;
+
+        if ((r = sd_bus_message_read(m, "iiibbtttts", &res->status, &res->exit_code, &res->signal, &timed_out, &oom_killed,
+                                     &res->wall_ms, &res->cpu_user_ms, &res->cpu_sys_ms, &res->peak_memory, &text)) < 0)
+                return r;
+        res->timed_out = timed_out != 0;
+        res->oom_killed = oom_killed != 0;
+        snprintf(error, size, "%s", text);
+        if ((r = read_applied(m, &res->applied)) < 0 ||
+            (r = read_list(m, res->weakened, sizeof(res->weakened), "\n")) < 0)
+                return r;
+        return read_list(m, res->notes, sizeof(res->notes), "\n");
+}

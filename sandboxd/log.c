@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 /* One line, one write: lines of several connections never interleave. */
+static void say(const char *level, int err, const char *fmt, va_list ap) SBX_LOG_FMT(3, 0);
 static void say(const char *level, int err, const char *fmt, va_list ap)
 {
         char line[2048];

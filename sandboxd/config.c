@@ -7,9 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <systemd/sd-daemon.h>
 
-#include "../lib/audit.h"
 #include "config.h"
 
 void config_free(struct sbx_config *c)

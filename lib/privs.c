@@ -12,13 +12,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-
-static inline void cap_freep(cap_t *c)
-{
-        if (*c)
-                cap_free(*c);
-}
+#include "cleanup-cap.h"
 
 /* A limit is a ceiling: where the launcher's own hard limit is already lower, that
  * one stands (raising it would need CAP_SYS_RESOURCE, and would loosen). */
@@ -54,7 +48,7 @@ static int drop_bounding_and_ambient(uint64_t keep, struct sbx_error *e)
  * execve of an ordinary program; ambient needs them permitted and inheritable. */
 static int raise_kept(uint64_t keep, struct sbx_error *e)
 {
-        _cleanup_(cap_freep) cap_t now = keep ? cap_get_proc() : NULL;
+        _cleanup_cap_ cap_t now = keep ? cap_get_proc() : NULL;
 
         if (keep && !now)
                 return sbx_error_set(e, SBX_STAGE_PRIVS, ENOMEM, "cap_get_proc", "", "out of memory");
@@ -96,7 +90,7 @@ static int switch_ids(const struct sbx_plan *p, struct sbx_error *e)
 /* Effective, permitted and inheritable to zero, or to the few a profile keeps. */
 static int set_capabilities(uint64_t keep, struct sbx_error *e)
 {
-        _cleanup_(cap_freep) cap_t caps = cap_init();
+        _cleanup_cap_ cap_t caps = cap_init();
 
         if (!caps)
                 return sbx_error_set(e, SBX_STAGE_PRIVS, ENOMEM, "cap_init", "", "out of memory");

@@ -39,15 +39,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "cleanup-seccomp.h"
 #include "parse.h"
-
-static inline void seccomp_releasep(scmp_filter_ctx *c)
-{
-        if (*c)
-                seccomp_release(*c);
-}
-#define _cleanup_seccomp_ _cleanup_(seccomp_releasep)
 
 /* Allowed outright.  Names another architecture has and this one lacks (mmap2,
  * arch_prctl...) are skipped.  Left out on purpose, though Docker allows them: ptrace,

@@ -18,13 +18,24 @@
 
 #include "../lib/audit.h"
 #include "../lib/cleanup.h"
-#include "daemon.h"
+#include "api.h"
+#include "identity.h"
+#include "launch.h"
+#include "sandbox.h"
+#include "server.h"
 
 /* Who is calling (identity.c): the uid alone for what only needs to know whose
  * sandboxes it may see; the whole process, pinned, for Run. */
+static int caller_of(sd_bus_message *m, void *userdata, bool process, struct caller *who, sd_bus_error *err)
+{
+        const struct client *c = userdata;
+
+        return caller_get(m, c->bus_wide ? NULL : &c->creds, c->in.sock, process, who, err);
+}
+
 static int get_caller(sd_bus_message *m, void *userdata, struct caller *who, sd_bus_error *err)
 {
-        return caller_get(m, userdata, false, who, err);
+        return caller_of(m, userdata, false, who, err);
 }
 
 static bool may_see(const struct caller *who, const struct sandbox *sb)
@@ -222,12 +233,12 @@ static int admit(struct daemon *d, const struct caller *who, const struct sbx_re
                 audit_refusal(who, rq, why);
                 return sd_bus_error_set(err, SBX_ERR_DENIED, why);
         }
-        if (d->n_sandboxes >= sp->max_sandboxes) {
-                snprintf(why, sizeof(why), "sandboxd runs %zu sandboxes, the site policy's maximum (limits.max_sandboxes)", d->n_sandboxes);
+        if (d->sandboxes.n_live >= sp->max_sandboxes) {
+                snprintf(why, sizeof(why), "sandboxd runs %zu sandboxes, the site policy's maximum (limits.max_sandboxes)", d->sandboxes.n_live);
                 audit_refusal(who, rq, why);
                 return sd_bus_error_set(err, SBX_ERR_LIMIT, why);
         }
-        if (sandboxes_of(d, who->uid) >= g->max_per_user) {
+        if (sandboxes_of(&d->sandboxes, who->uid) >= g->max_per_user) {
                 snprintf(why, sizeof(why), "uid %u runs %llu sandboxes, its maximum under %s", (unsigned)who->uid,
                          (unsigned long long)g->max_per_user, g->rule[0] ? g->rule : "the site policy");
                 audit_refusal(who, rq, why);
@@ -248,7 +259,7 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
         int fds[4] = { -1, -1, -1, -1 };
         int r;
 
-        if ((r = caller_get(m, userdata, true, &who, err)) < 0)
+        if ((r = caller_of(m, userdata, true, &who, err)) < 0)
                 return r;
         if (d->stopping)
                 return sd_bus_error_set(err, SBX_ERR_FAILED, "sandboxd is stopping");
@@ -269,7 +280,9 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
                 r = sd_bus_error_set(err, SBX_ERR_FAILED, "the connection is closing");
                 goto out;
         }
-        sb = sandbox_new(d, c);
+        sb = sandbox_new(&d->sandboxes, c);
+        if (sb)
+                snprintf(sb->path, sizeof(sb->path), "%s/%s", SBX_BUS_SANDBOX_PREFIX, sb->id);
         if (!sb || !(sb->profile = strdup(rq.profile)) || !(sb->argv = strv_copy(&rq.cmd))) {
                 if (sb)
                         sandbox_free(sb);
@@ -284,7 +297,7 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
                 .n_groups = who.n_groups, .workspace_fd = fds[0], .stdio = { fds[1], fds[2], fds[3] },
                 .hide = d->socket_paths, .n_hide = d->n_socket_paths, .umask = who.umask, .nofile = d->jail_nofile,
         };
-        if (launch_start(sb, &l, &e) < 0) {
+        if (launch_start(sb, d->event, &l, &e) < 0) {
                 char msg[1024];
 
                 sandbox_free(sb);
@@ -302,16 +315,14 @@ out:
 
 void api_reply_run(struct sandbox *sb)
 {
-        sd_bus_message *m = sb->run_call;
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = TAKE_PTR(sb->run_call);
 
         if (!m)
                 return;
-        sb->run_call = NULL;
         if (sb->refused)
                 (void)sd_bus_reply_method_errorf(m, sb->failed ? SBX_ERR_FAILED : SBX_ERR_DENIED, "%s", sb->reason);
         else
                 (void)sd_bus_reply_method_return(m, SBX_BUS_RUN_OUT, sb->id, sb->path);
-        sd_bus_message_unref(m);
 }
 
 /* ---- Wait, Kill, List, Reload --------------------------------------------------------- */
@@ -329,12 +340,11 @@ static int append_summary(sd_bus_message *reply, const struct sandbox *sb)
 
 static int reply_summary(sd_bus_message *call, const struct sandbox *sb)
 {
-        sd_bus_message *reply = NULL;
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
         int r;
 
         if ((r = sd_bus_message_new_method_return(call, &reply)) >= 0 && (r = append_summary(reply, sb)) >= 0)
                 r = sd_bus_send(NULL, reply, NULL);
-        sd_bus_message_unref(reply);
         return r;
 }
 
@@ -347,9 +357,17 @@ void api_reply_waiters(struct sandbox *sb)
         sb->n_waiters = 0;
 }
 
+void api_release(struct sandbox *sb)
+{
+        sb->run_call = sd_bus_message_unref(sb->run_call);
+        for (size_t i = 0; i < sb->n_waiters; i++)
+                sd_bus_message_unref(sb->waiters[i]);
+        sb->n_waiters = 0;
+}
+
 void api_emit_exited(struct sandbox *sb)
 {
-        sd_bus_message *sig = NULL;
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *sig = NULL;
         struct client *c = sb->owner;
 
         /* To the owner only: other users may not learn what it ran or how it ended. */
@@ -358,7 +376,6 @@ void api_emit_exited(struct sandbox *sb)
         if ((!c->name || sd_bus_message_set_destination(sig, c->name) >= 0) && sd_bus_message_append(sig, "so", sb->id, sb->path) >= 0 &&
             append_summary(sig, sb) >= 0)
                 (void)sd_bus_send(c->bus, sig, NULL);
-        sd_bus_message_unref(sig);
 }
 
 static int lookup(sd_bus_message *m, void *userdata, const char *id, struct caller *who, struct sandbox **ret,
@@ -368,7 +385,7 @@ static int lookup(sd_bus_message *m, void *userdata, const char *id, struct call
 
         if ((r = get_caller(m, userdata, who, err)) < 0)
                 return r;
-        *ret = sandbox_find(daemon_of(userdata), id);
+        *ret = sandbox_find(&daemon_of(userdata)->sandboxes, id);
         if (!*ret || !may_see(who, *ret))
                 return no_such(err, id);
         return 0;
@@ -390,7 +407,7 @@ static int kill_it(struct sandbox *sb, int sig, sd_bus_error *err)
                 return sd_bus_error_setf(err, SD_BUS_ERROR_INVALID_ARGS, "signal %d is not a signal number (1-%d)", sig, NSIG - 1);
         if (sb->state == SB_EXITED)
                 return sd_bus_error_setf(err, SBX_ERR_NO_SANDBOX, "sandbox '%s' has exited", sb->id);
-        sandbox_event(sb, EV_KILL, &sig);
+        sandbox_kill(sb, sig);
         return 0;
 }
 
@@ -427,7 +444,7 @@ static int method_kill(sd_bus_message *m, void *userdata, sd_bus_error *err)
 static int method_list(sd_bus_message *m, void *userdata, sd_bus_error *err)
 {
         struct daemon *d = daemon_of(userdata);
-        sd_bus_message *reply = NULL;
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
         struct caller who;
         int r;
 
@@ -436,13 +453,12 @@ static int method_list(sd_bus_message *m, void *userdata, sd_bus_error *err)
         if ((r = sd_bus_message_new_method_return(m, &reply)) < 0)
                 return r;
         r = sd_bus_message_open_container(reply, 'a', "(sosust)");
-        for (struct sandbox *sb = d->sandboxes; r >= 0 && sb; sb = sb->next)
+        for (struct sandbox *sb = d->sandboxes.head; r >= 0 && sb; sb = sb->next)
                 if (may_see(&who, sb))
                         r = sd_bus_message_append(reply, "(sosust)", sb->id, sb->path, sb->profile, (uint32_t)sb->uid,
                                                   sandbox_state_name(sb->state), sb->start_usec);
         if (r >= 0 && (r = sd_bus_message_close_container(reply)) >= 0)
                 r = sd_bus_send(NULL, reply, NULL);
-        sd_bus_message_unref(reply);
         return r;
 }
 
@@ -456,7 +472,7 @@ static int method_reload(sd_bus_message *m, void *userdata, sd_bus_error *err)
                 return r;
         if (who.uid != 0)
                 return sd_bus_error_set(err, SD_BUS_ERROR_ACCESS_DENIED, "only root may reload sandboxd");
-        if (daemon_reload(daemon_of(userdata), why, sizeof(why)) < 0)
+        if (daemon_of(userdata)->hooks->reload(daemon_of(userdata), why, sizeof(why)) < 0)
                 return sd_bus_error_setf(err, SBX_ERR_FAILED, "reload failed, the previous configuration stays: %s", why);
         return sd_bus_reply_method_return(m, NULL);
 }
@@ -475,7 +491,7 @@ static int find_sandbox(sd_bus *bus, const char *path, const char *interface, vo
         (void)interface;
         if (sd_bus_path_decode(path, SBX_BUS_SANDBOX_PREFIX, &id) <= 0 || !m)
                 return 0;
-        sb = sandbox_find(d, id);
+        sb = sandbox_find(&d->sandboxes, id);
         if (!sb || get_caller(m, userdata, &who, err) < 0 || !may_see(&who, sb)) {
                 sd_bus_error_free(err);
                 return 0;
@@ -490,13 +506,13 @@ static int enumerate(sd_bus *bus, const char *path, void *userdata, char ***node
         sd_bus_message *m = sd_bus_get_current_message(bus);
         struct caller who;
         size_t n = 0;
-        char **v = calloc(d->n_records + 1, sizeof(char *));
+        char **v = calloc(d->sandboxes.n_records + 1, sizeof(char *));
 
         (void)path;
         if (!v)
                 return -ENOMEM;
         if (m && get_caller(m, userdata, &who, err) >= 0)
-                for (struct sandbox *sb = d->sandboxes; sb; sb = sb->next)
+                for (struct sandbox *sb = d->sandboxes.head; sb; sb = sb->next)
                         if (may_see(&who, sb) && (v[n] = strdup(sb->path)))
                                 n++;
         sd_bus_error_free(err);

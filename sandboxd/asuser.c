@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "../lib/cleanup.h"
-#include "daemon.h"
+#include "asuser.h"
 
 enum { OP_OPEN = 1, OP_MKDIR, OP_HOLD, OP_RELEASE, OP_REPLACE, OP_STRAYS, OP_REALPATH, OP_OBJECTS };
 

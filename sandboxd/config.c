@@ -7,10 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <systemd/sd-daemon.h>
 
-#include "../lib/audit.h"
-#include "daemon.h"
+#include "config.h"
 
 void config_free(struct sbx_config *c)
 {
@@ -51,25 +49,4 @@ int config_load(const char *policy_path, struct sbx_config **ret, char *why, siz
                 why[0] = '\0';
         *ret = c;
         return 0;
-}
-
-int daemon_reload(struct daemon *d, char *why, size_t size)
-{
-        struct sbx_config *c;
-        struct sbx_audit a = { .mode = "daemon", .uid = (uid_t)-1, .gid = (gid_t)-1 };
-        int r;
-
-        (void)sd_notify(0, "RELOADING=1");
-        r = config_load(d->policy_path, &c, why, size);
-        a.ok = r >= 0;
-        a.reason = why[0] ? why : NULL;
-        (void)sbx_audit_log(SBX_AUDIT_RELOAD, &a, stderr);
-        if (r >= 0) {
-                config_free(d->config);
-                d->config = c;
-                if (d->event)
-                        server_size(d);
-        }
-        (void)sd_notify(0, "READY=1");
-        return r;
 }

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "../lib/cleanup.h"
-#include "daemon.h"
+#include "identity.h"
 
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD 77
@@ -258,24 +258,23 @@ static int check_process(int pidfd, pid_t pid, const struct recorded *rec, struc
 
 /* ---- peer to peer ---------------------------------------------------------------- */
 
-static int peer_pidfd(const struct client *c)
+static int peer_pidfd(const struct peer_creds *pc, int sock)
 {
         socklen_t len = sizeof(int);
         int pidfd = -1;
 
-        if (getsockopt(c->in.sock, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) == 0)
+        if (getsockopt(sock, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) == 0)
                 return pidfd;
         if (errno != ENOPROTOOPT)
                 return -errno;
         /* Before Linux 6.5: the pid SO_PEERCRED recorded, which the checks of its
          * credentials then confirm. */
-        pidfd = (int)syscall(SYS_pidfd_open, c->creds.pid, 0);
+        pidfd = (int)syscall(SYS_pidfd_open, pc->pid, 0);
         return pidfd < 0 ? -errno : pidfd;
 }
 
-static int from_socket(const struct client *c, bool process, struct caller *who, sd_bus_error *err)
+static int from_socket(const struct peer_creds *pc, int sock, bool process, struct caller *who, sd_bus_error *err)
 {
-        const struct peer_creds *pc = &c->creds;
         _cleanup_close_ int pidfd = -1;
         char why[256];
 
@@ -288,7 +287,7 @@ static int from_socket(const struct client *c, bool process, struct caller *who,
         memcpy(who->groups, pc->groups, pc->n_groups * sizeof(gid_t));
         if (!process)
                 return 0;
-        if ((pidfd = peer_pidfd(c)) < 0)
+        if ((pidfd = peer_pidfd(pc, sock)) < 0)
                 return sd_bus_error_setf(err, SD_BUS_ERROR_ACCESS_DENIED, "cannot pin the calling process %d (%s); refusing",
                                          (int)pc->pid, strerror(-pidfd));
         struct recorded rec = { .uid = pc->uid, .gid = pc->gid, .groups = pc->groups, .n_groups = pc->n_groups };
@@ -415,7 +414,8 @@ static int from_bus(sd_bus_message *m, bool process, struct caller *who, sd_bus_
         return 0;
 }
 
-int caller_get(sd_bus_message *m, const struct client *c, bool process, struct caller *who, sd_bus_error *err)
+int caller_get(sd_bus_message *m, const struct peer_creds *pc, int sock, bool process, struct caller *who,
+               sd_bus_error *err)
 {
-        return c->bus_wide ? from_bus(m, process, who, err) : from_socket(c, process, who, err);
+        return pc ? from_socket(pc, sock, process, who, err) : from_bus(m, process, who, err);
 }

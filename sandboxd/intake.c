@@ -37,7 +37,8 @@
 #include <unistd.h>
 
 #include "../lib/cleanup.h"
-#include "daemon.h"
+#include "intake.h"
+#include "log.h"
 #include "request.h"
 
 #define AUTH_MAX 4096                       /* the SASL lines, BEGIN included */
@@ -373,8 +374,8 @@ static int forward(struct client *c)
 
 static void drop(struct client *c, const char *why)
 {
-        fprintf(stderr, "sandboxd: closing a connection of uid %u (pid %d): %s\n", (unsigned)c->uid, (int)c->creds.pid, why);
-        client_gone(c);
+        log_info("closing a connection of uid %u (pid %d): %s", (unsigned)c->uid, (int)c->creds.pid, why);
+        c->d->hooks->client_gone(c);
 }
 
 /* Waiting on sd-bus or on the budget, not on the socket: the socket is not polled for
@@ -406,7 +407,7 @@ static bool pump(struct client *c)
         }
         if (r < 0) {
                 if (!why && r == -ECONNRESET)
-                        client_gone(c); /* it closed: nothing to say */
+                        c->d->hooks->client_gone(c); /* it closed: nothing to say */
                 else
                         drop(c, why ? why : strerror(-r));
                 return false;
@@ -424,7 +425,7 @@ static int on_readable(sd_event_source *s, int fd, uint32_t revents, void *userd
         if (c->gone)
                 return 0;
         if (c->in.waiting && (revents & (EPOLLHUP | EPOLLERR)))
-                client_gone(c); /* it went away while it waited */
+                c->d->hooks->client_gone(c); /* it went away while it waited */
         else
                 (void)pump(c);
         return 0;

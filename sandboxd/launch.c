@@ -31,7 +31,8 @@
 #include "../lib/path.h"
 #include "../policy/decide.h"
 #include "../policy/resolve.h"
-#include "daemon.h"
+#include "asuser.h"
+#include "launch.h"
 
 enum { REPORT_DECIDED = 1, REPORT_RESULT = 2 };
 #define CTL_FD 3
@@ -208,8 +209,8 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
 
 /* ---- daemon (parent) ---------------------------------------------------------------- */
 
-/* Every report the launcher sent so far, in order. */
-void launch_drain(struct sandbox *sb)
+/* Every report the launcher sent so far, in order, fed to supervision. */
+static void drain(struct sandbox *sb)
 {
         struct launch_report rep;
 
@@ -228,7 +229,7 @@ static int on_report(sd_event_source *s, int fd, uint32_t revents, void *userdat
         struct sandbox *sb = userdata;
 
         (void)fd;
-        launch_drain(sb);
+        drain(sb);
         /* The launcher closed its end: it is exiting, its pidfd says when. */
         if (revents & (EPOLLHUP | EPOLLERR))
                 (void)sd_event_source_set_enabled(s, SD_EVENT_OFF);
@@ -250,10 +251,44 @@ void launch_signal(struct sandbox *sb, int sig)
                 (void)send(sb->ctl_fd, &sig, sizeof(sig), MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
-int launch_start(struct sandbox *sb, const struct launch *l, struct sbx_error *e)
+void launch_kill(struct sandbox *sb)
 {
+        if (sb->pidfd >= 0)
+                (void)syscall(SYS_pidfd_send_signal, sb->pidfd, SIGKILL, NULL, 0);
+}
+
+static void unwatch(struct sandbox *sb)
+{
+        sb->pidfd_src = sd_event_source_disable_unref(sb->pidfd_src);
+        sb->ctl_src = sd_event_source_disable_unref(sb->ctl_src);
+        closep(&sb->pidfd);
+        closep(&sb->ctl_fd);
+}
+
+void launch_reap(struct sandbox *sb)
+{
+        siginfo_t si = { 0 };
+
+        drain(sb); /* its last reports first */
+        /* The pidfd polled readable: a zombie, reaped here (not by sd-event, which
+         * watches the pidfd as plain I/O). */
+        (void)waitid(P_PIDFD, (id_t)sb->pidfd, &si, WEXITED);
+        sb->launcher_code = si.si_code;
+        sb->launcher_status = si.si_status;
+        unwatch(sb);
+}
+
+void launch_release(struct sandbox *sb)
+{
+        launch_kill(sb);
+        unwatch(sb);
+}
+
+int launch_start(struct sandbox *sb, sd_event *event, const struct launch *l, struct sbx_error *e)
+{
+        _cleanup_(sbx_kill_and_reapp) pid_t pid = -1;
         int sv[2];
-        pid_t daemon = getpid(), pid;
+        pid_t daemon = getpid();
         int r;
 
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
@@ -270,21 +305,16 @@ int launch_start(struct sandbox *sb, const struct launch *l, struct sbx_error *e
         close(sv[1]);
         sb->launcher = pid;
         sb->ctl_fd = sv[0];
-        /* Our own unreaped child: its pid cannot be reused before we wait for it. */
+        /* Our own unreaped child: its pid cannot be reused before we wait for it.  Until
+         * it is watched, a failure kills and reaps it (pid's cleanup): nothing else would. */
         sb->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-        if (sb->pidfd < 0) {
-                r = sbx_error_set(e, SBX_STAGE_LAUNCH, errno, "pidfd_open", "", "cannot watch the launcher");
-                kill(pid, SIGKILL);
-                (void)waitpid(pid, NULL, 0); /* nothing else will reap it */
-                return r;
-        }
+        if (sb->pidfd < 0)
+                return sbx_error_set(e, SBX_STAGE_LAUNCH, errno, "pidfd_open", "", "cannot watch the launcher");
         /* Reports before the exit: a launcher's last words are read before its death. */
-        if ((r = sd_event_add_io(sb->d->event, &sb->ctl_src, sb->ctl_fd, EPOLLIN, on_report, sb)) < 0 ||
+        if ((r = sd_event_add_io(event, &sb->ctl_src, sb->ctl_fd, EPOLLIN, on_report, sb)) < 0 ||
             (r = sd_event_source_set_priority(sb->ctl_src, SD_EVENT_PRIORITY_IMPORTANT)) < 0 ||
-            (r = sd_event_add_io(sb->d->event, &sb->pidfd_src, sb->pidfd, EPOLLIN, on_exit_, sb)) < 0) {
-                (void)syscall(SYS_pidfd_send_signal, sb->pidfd, SIGKILL, NULL, 0);
-                (void)waitpid(pid, NULL, 0); /* nothing else will reap it */
+            (r = sd_event_add_io(event, &sb->pidfd_src, sb->pidfd, EPOLLIN, on_exit_, sb)) < 0)
                 return sbx_error_set(e, SBX_STAGE_LAUNCH, -r, "sd_event_add_io", "", "cannot watch the launcher");
-        }
+        (void)TAKE_PID(pid); /* watched: reaped when its pidfd says it ended */
         return 0;
 }

@@ -1,66 +1,40 @@
 /* SPDX-License-Identifier: MIT */
-/* Supervision as one table: what each event does in each state (s6-supervise's
- * action table).  Every transition is a row here, so "what happens when the client
- * disconnects while the jail is starting" has one answer, in one place. */
+/* Supervision as one table: what each event does in each state, and the state it
+ * leads to (s6-supervise's action table).  Every transition is a row here, so "what
+ * happens when the client disconnects while the jail is starting" has one answer, in
+ * one place.  An action does the side effects, through set->ops; the row, never the
+ * action, sets the next state. */
+#include "sandbox.h"
+
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
-
-#include "../lib/audit.h"
-#include "../lib/cleanup.h"
-#include "../lib/cgroup.h"
-#include "daemon.h"
 
 #define START_DEADLINE_USEC (60ull * 1000000) /* checking + building a jail: never this long */
 #define STOP_GRACE_USEC (2ull * 1000000)      /* after a kill, before the launcher itself goes */
 #define MAX_EXITED_PER_UID 64                 /* records kept for Wait, per uid */
 #define MAX_EXITED_ARGV_PER_UID (4u << 20)    /* and the bytes of their argv together */
+#define SB_DROPPED SB_N_STATES                /* a row's next state: the record is freed */
 
 typedef void (*action_fn)(struct sandbox *sb, const void *arg);
 
+struct row {
+        action_fn action;
+        enum sandbox_state next;
+};
+
+static const struct sandbox_ops *ops(const struct sandbox *sb)
+{
+        return sb->set->ops;
+}
+
 static void audit(struct sandbox *sb, enum sbx_audit_event ev, const char *reason)
 {
-        struct sbx_audit a = {
-                .id = sb->id,
-                .mode = "daemon",
-                .profile = sb->profile,
-                .uid = sb->uid,
-                .gid = sb->gid,
-                .pid = sb->caller_pid,
-                .argv = sb->argv,
-                .argv_max = sb->argv_max,
-                .cwd = sb->workspace,
-                .reason = reason,
-                .result = ev == SBX_AUDIT_EXIT ? &sb->result : NULL,
-                .error = sb->error.errnum ? &sb->error : NULL,
-        };
-
-        (void)sbx_audit_log(ev, &a, stderr);
-}
-
-static void timer_off(struct sandbox *sb)
-{
-        sb->timer_src = sd_event_source_disable_unref(sb->timer_src);
-}
-
-static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
-{
-        (void)s;
-        (void)usec;
-        sandbox_event(userdata, EV_TIMER, NULL);
-        return 0;
-}
-
-static void timer_in(struct sandbox *sb, uint64_t usec)
-{
-        timer_off(sb);
-        (void)sd_event_add_time_relative(sb->d->event, &sb->timer_src, CLOCK_MONOTONIC, usec, 0, on_timer, sb);
+        ops(sb)->audit(sb, ev, reason);
 }
 
 /* ---- actions -------------------------------------------------------------------- */
@@ -71,6 +45,8 @@ static void ignore(struct sandbox *sb, const void *arg)
         (void)arg;
 }
 
+/* The launcher's decision: allowed.  Run gets its answer; the start deadline goes
+ * (a launcher told to stop while it checked keeps its stop timer: see the table). */
 static void allowed(struct sandbox *sb, const void *arg)
 {
         const struct launch_report *r = arg;
@@ -78,15 +54,17 @@ static void allowed(struct sandbox *sb, const void *arg)
         free(sb->workspace);
         sb->workspace = strdup(r->workspace);
         sb->argv_max = r->argv_max;
-        /* A launcher told to stop while it checked stays STOPPING, its timer armed. */
-        if (sb->state == SB_STARTING) {
-                sb->state = SB_RUNNING;
-                timer_off(sb);
-        }
         audit(sb, SBX_AUDIT_ALLOWED, NULL);
-        api_reply_run(sb);
+        ops(sb)->reply_run(sb);
 }
 
+static void started(struct sandbox *sb, const void *arg)
+{
+        ops(sb)->timer(sb, 0);
+        allowed(sb, arg);
+}
+
+/* Denied, or failed before the jail started: the launcher exits by itself. */
 static void refused(struct sandbox *sb, const void *arg)
 {
         const struct launch_report *r = arg;
@@ -100,8 +78,7 @@ static void refused(struct sandbox *sb, const void *arg)
                 sb->workspace = strdup(r->workspace);
         }
         audit(sb, r->failed ? SBX_AUDIT_FAILED : SBX_AUDIT_DENIED, sb->reason);
-        api_reply_run(sb);
-        sb->state = SB_STOPPING; /* the launcher exits by itself */
+        ops(sb)->reply_run(sb);
 }
 
 static void result(struct sandbox *sb, const void *arg)
@@ -122,24 +99,34 @@ static void stop(struct sandbox *sb, int sig)
         if (sb->state == SB_STOPPING && sb->kill_signal == SIGKILL)
                 return; /* already as far as it goes */
         sb->kill_signal = sig;
-        launch_signal(sb, sig);
-        timer_in(sb, sig == SIGKILL ? STOP_GRACE_USEC : sb->d->config->policy.grace_ms * 1000);
-        sb->state = SB_STOPPING;
+        ops(sb)->signal_jail(sb, sig);
+        ops(sb)->timer(sb, sig == SIGKILL ? STOP_GRACE_USEC : sb->set->grace_ms * 1000);
 }
 
-static void kill_requested(struct sandbox *sb, const void *arg)
+static void audit_kill(struct sandbox *sb, int sig)
 {
-        int sig = *(const int *)arg;
         char why[64];
 
         snprintf(why, sizeof(why), "Kill with signal %d", sig);
         audit(sb, SBX_AUDIT_KILL, why);
-        /* SIGTERM and SIGKILL end the sandbox (SIGTERM escalates after the grace
-         * period); any other signal is only passed on to the command. */
-        if (sig == SIGKILL || sig == SIGTERM)
-                stop(sb, sig);
-        else
-                launch_signal(sb, sig);
+}
+
+/* SIGTERM and SIGKILL end the sandbox (SIGTERM escalates after the grace period). */
+static void kill_requested(struct sandbox *sb, const void *arg)
+{
+        int sig = *(const int *)arg;
+
+        audit_kill(sb, sig);
+        stop(sb, sig);
+}
+
+/* Any other signal is only passed on to the command. */
+static void signal_requested(struct sandbox *sb, const void *arg)
+{
+        int sig = *(const int *)arg;
+
+        audit_kill(sb, sig);
+        ops(sb)->signal_jail(sb, sig);
 }
 
 static void disconnected(struct sandbox *sb, const void *arg)
@@ -157,26 +144,95 @@ static void shutdown_started(struct sandbox *sb, const void *arg)
         stop(sb, SIGTERM);
 }
 
-/* A timer ran out.  Starting: the launcher is stuck checking; it goes.  Stopping
- * after SIGTERM: now SIGKILL, through the launcher.  Stopping after SIGKILL: the
- * launcher itself is killed (its jail's PID 1 dies with it). */
-static void expired(struct sandbox *sb, const void *arg)
+/* A timer ran out while starting: the launcher is stuck checking; it goes, and its
+ * pidfd brings EV_LAUNCHER_GONE. */
+static void start_expired(struct sandbox *sb, const void *arg)
 {
         (void)arg;
-        timer_off(sb);
-        if (sb->state == SB_STOPPING && sb->kill_signal != SIGKILL) {
+        ops(sb)->timer(sb, 0);
+        ops(sb)->kill_launcher(sb);
+}
+
+/* A timer ran out while stopping.  After SIGTERM: now SIGKILL, through the launcher.
+ * After SIGKILL: the launcher itself is killed (its jail's PID 1 dies with it). */
+static void stop_expired(struct sandbox *sb, const void *arg)
+{
+        ops(sb)->timer(sb, 0);
+        (void)arg;
+        if (sb->kill_signal != SIGKILL)
                 stop(sb, SIGKILL);
-                return;
-        }
-        if (sb->pidfd >= 0)
-                (void)syscall(SYS_pidfd_send_signal, sb->pidfd, SIGKILL, NULL, 0);
+        else
+                ops(sb)->kill_launcher(sb);
+}
+
+/* The launcher exited: its last reports first (nested events, in the state it left),
+ * then it is reaped.  What follows is entering EXITED (exited() below). */
+static void gone(struct sandbox *sb, const void *arg)
+{
+        (void)arg;
+        ops(sb)->reap_launcher(sb);
+        if (sb->launcher_code != CLD_EXITED)
+                ops(sb)->collect_cgroups(); /* killed: its cgroups are stale */
+        ops(sb)->timer(sb, 0);
 }
 
 static void forget(struct sandbox *sb, const void *arg)
 {
         (void)arg;
-        sandbox_free(sb);
+        sb->owner = NULL;
 }
+
+/* ---- the table -------------------------------------------------------------------- */
+
+static const struct row table[SB_N_STATES][EV_N_EVENTS] = {
+        [SB_STARTING] = {
+                [EV_ALLOWED] = { started, SB_RUNNING },
+                [EV_REFUSED] = { refused, SB_STOPPING },
+                [EV_RESULT] = { result, SB_STARTING },
+                [EV_LAUNCHER_GONE] = { gone, SB_EXITED },
+                [EV_TIMER] = { start_expired, SB_STARTING },
+                [EV_DISCONNECT] = { disconnected, SB_STOPPING },
+                [EV_KILL] = { kill_requested, SB_STOPPING },
+                [EV_SIGNAL] = { signal_requested, SB_STARTING },
+                [EV_SHUTDOWN] = { shutdown_started, SB_STOPPING },
+        },
+        [SB_RUNNING] = {
+                [EV_ALLOWED] = { ignore, SB_RUNNING },
+                [EV_REFUSED] = { ignore, SB_RUNNING },
+                [EV_RESULT] = { result, SB_RUNNING },
+                [EV_LAUNCHER_GONE] = { gone, SB_EXITED },
+                [EV_TIMER] = { ignore, SB_RUNNING },
+                [EV_DISCONNECT] = { disconnected, SB_STOPPING },
+                [EV_KILL] = { kill_requested, SB_STOPPING },
+                [EV_SIGNAL] = { signal_requested, SB_RUNNING },
+                [EV_SHUTDOWN] = { shutdown_started, SB_STOPPING },
+        },
+        [SB_STOPPING] = {
+                /* A decision can still arrive from a launcher told to stop while it
+                 * checked: the Run call gets its answer all the same, and the stop
+                 * goes on (its timer stays armed). */
+                [EV_ALLOWED] = { allowed, SB_STOPPING },
+                [EV_REFUSED] = { refused, SB_STOPPING },
+                [EV_RESULT] = { result, SB_STOPPING },
+                [EV_LAUNCHER_GONE] = { gone, SB_EXITED },
+                [EV_TIMER] = { stop_expired, SB_STOPPING },
+                [EV_DISCONNECT] = { disconnected, SB_STOPPING },
+                [EV_KILL] = { kill_requested, SB_STOPPING },
+                [EV_SIGNAL] = { signal_requested, SB_STOPPING },
+                [EV_SHUTDOWN] = { ignore, SB_STOPPING },
+        },
+        [SB_EXITED] = {
+                [EV_ALLOWED] = { ignore, SB_EXITED },
+                [EV_REFUSED] = { ignore, SB_EXITED },
+                [EV_RESULT] = { ignore, SB_EXITED },
+                [EV_LAUNCHER_GONE] = { ignore, SB_EXITED },
+                [EV_TIMER] = { ignore, SB_EXITED },
+                [EV_DISCONNECT] = { forget, SB_DROPPED }, /* nobody left to Wait for it */
+                [EV_KILL] = { ignore, SB_EXITED },
+                [EV_SIGNAL] = { ignore, SB_EXITED },
+                [EV_SHUTDOWN] = { ignore, SB_EXITED },
+        },
+};
 
 static size_t argv_bytes(const struct sandbox *sb)
 {
@@ -189,13 +245,13 @@ static size_t argv_bytes(const struct sandbox *sb)
 
 /* A uid's ended sandboxes are kept for Wait, the oldest dropped first beyond a count
  * and beyond a size: their argv may be 1 MiB each. */
-static void drop_exited_beyond_limit(struct daemon *d, uid_t uid)
+static void drop_exited_beyond_limit(struct sandbox_set *set, uid_t uid)
 {
         for (;;) {
                 size_t n = 0, bytes = 0;
                 struct sandbox *oldest = NULL;
 
-                for (struct sandbox *s = d->sandboxes; s; s = s->next)
+                for (struct sandbox *s = set->head; s; s = s->next)
                         if (s->state == SB_EXITED && s->uid == uid) {
                                 n++;
                                 bytes += argv_bytes(s);
@@ -207,39 +263,24 @@ static void drop_exited_beyond_limit(struct daemon *d, uid_t uid)
         }
 }
 
-static void gone(struct sandbox *sb, const void *arg)
+/* Entering EXITED (the launcher is reaped): every question still open is answered,
+ * and the record stays only while its owner may still Wait for it.  May free @sb. */
+static void exited(struct sandbox *sb)
 {
-        struct daemon *d = sb->d;
-        siginfo_t si = { 0 };
+        struct sandbox_set *set = sb->set;
 
-        (void)arg;
-        launch_drain(sb); /* its last reports first */
-        /* The pidfd polled readable: a zombie, reaped here (not by sd-event, which
-         * watches the pidfd as plain I/O). */
-        (void)waitid(P_PIDFD, (id_t)sb->pidfd, &si, WEXITED);
-        /* A launcher killed by a signal could not remove its cgroups: now that it is
-         * reaped, they are stale. */
-        if (si.si_code != CLD_EXITED)
-                sbx_cgroup_collect_stale();
-        sb->pidfd_src = sd_event_source_disable_unref(sb->pidfd_src);
-        sb->ctl_src = sd_event_source_disable_unref(sb->ctl_src);
-        timer_off(sb);
-        closep(&sb->pidfd);
-        closep(&sb->ctl_fd);
-        sb->state = SB_EXITED;
-        d->n_sandboxes--;
-
-        /* Run still unanswered (after the drain above): no decision ever came. */
+        set->n_live--;
+        /* Run still unanswered (after the last reports): no decision ever came. */
         if (sb->run_call) {
                 snprintf(sb->reason, sizeof(sb->reason), "the launcher ended before it decided (%s %d)",
-                         si.si_code == CLD_EXITED ? "exit status" : "signal", si.si_status);
+                         sb->launcher_code == CLD_EXITED ? "exit status" : "signal", sb->launcher_status);
                 sb->refused = sb->failed = true;
                 sb->error.errnum = sb->error.errnum ? sb->error.errnum : EPROTO;
                 audit(sb, SBX_AUDIT_FAILED, sb->reason);
-                api_reply_run(sb);
+                ops(sb)->reply_run(sb);
         }
         if (sb->refused) {
-                api_reply_waiters(sb); /* root may have found it in List and waited */
+                ops(sb)->reply_waiters(sb); /* root may have found it in List and waited */
                 sandbox_free(sb);
                 return;
         }
@@ -250,65 +291,38 @@ static void gone(struct sandbox *sb, const void *arg)
         audit(sb, SBX_AUDIT_EXIT, NULL);
         /* Waits from other connections (the same uid, root) are answered even when
          * the owner is gone. */
-        api_reply_waiters(sb);
+        ops(sb)->reply_waiters(sb);
         if (!sb->owner) {
                 sandbox_free(sb); /* nobody left to Wait for it */
                 return;
         }
-        api_emit_exited(sb);
-        drop_exited_beyond_limit(d, sb->uid);
+        ops(sb)->emit_exited(sb);
+        drop_exited_beyond_limit(set, sb->uid); /* may free sb: the last use */
 }
 
-/* ---- the table -------------------------------------------------------------------- */
-
-static const action_fn table[SB_N_STATES][EV_N_EVENTS] = {
-        [SB_STARTING] = {
-                [EV_ALLOWED] = allowed,
-                [EV_REFUSED] = refused,
-                [EV_RESULT] = result,
-                [EV_LAUNCHER_GONE] = gone,
-                [EV_TIMER] = expired,
-                [EV_DISCONNECT] = disconnected,
-                [EV_KILL] = kill_requested,
-                [EV_SHUTDOWN] = shutdown_started,
-        },
-        [SB_RUNNING] = {
-                [EV_ALLOWED] = ignore,
-                [EV_REFUSED] = ignore,
-                [EV_RESULT] = result,
-                [EV_LAUNCHER_GONE] = gone,
-                [EV_TIMER] = ignore,
-                [EV_DISCONNECT] = disconnected,
-                [EV_KILL] = kill_requested,
-                [EV_SHUTDOWN] = shutdown_started,
-        },
-        [SB_STOPPING] = {
-                /* A decision can still arrive from a launcher told to stop while it
-                 * checked: the Run call gets its answer all the same. */
-                [EV_ALLOWED] = allowed,
-                [EV_REFUSED] = refused,
-                [EV_RESULT] = result,
-                [EV_LAUNCHER_GONE] = gone,
-                [EV_TIMER] = expired,
-                [EV_DISCONNECT] = disconnected,
-                [EV_KILL] = kill_requested,
-                [EV_SHUTDOWN] = ignore,
-        },
-        [SB_EXITED] = {
-                [EV_ALLOWED] = ignore,
-                [EV_REFUSED] = ignore,
-                [EV_RESULT] = ignore,
-                [EV_LAUNCHER_GONE] = ignore,
-                [EV_TIMER] = ignore,
-                [EV_DISCONNECT] = forget,
-                [EV_KILL] = ignore,
-                [EV_SHUTDOWN] = ignore,
-        },
-};
+enum sandbox_state sandbox_next_state(enum sandbox_state s, enum sandbox_event ev)
+{
+        return s < SB_N_STATES && ev < EV_N_EVENTS ? table[s][ev].next : SB_N_STATES;
+}
 
 void sandbox_event(struct sandbox *sb, enum sandbox_event ev, const void *arg)
 {
-        table[sb->state][ev](sb, arg);
+        const struct row *row = &table[sb->state][ev];
+        enum sandbox_state from = sb->state;
+
+        row->action(sb, arg);
+        if (row->next == SB_DROPPED) {
+                sandbox_free(sb);
+                return;
+        }
+        sb->state = row->next;
+        if (row->next == SB_EXITED && from != SB_EXITED)
+                exited(sb);
+}
+
+void sandbox_kill(struct sandbox *sb, int sig)
+{
+        sandbox_event(sb, sig == SIGKILL || sig == SIGTERM ? EV_KILL : EV_SIGNAL, &sig);
 }
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -320,7 +334,15 @@ const char *sandbox_state_name(enum sandbox_state s)
         return s < SB_N_STATES ? names[s] : "?";
 }
 
-struct sandbox *sandbox_new(struct daemon *d, struct client *owner)
+const char *sandbox_event_name(enum sandbox_event ev)
+{
+        static const char *const names[] = { "allowed", "refused", "result", "launcher-gone", "timer",
+                                             "disconnect", "kill", "signal", "shutdown" };
+
+        return ev < EV_N_EVENTS ? names[ev] : "?";
+}
+
+struct sandbox *sandbox_new(struct sandbox_set *set, struct client *owner)
 {
         struct sandbox *sb = calloc(1, sizeof(*sb));
         uint8_t raw[8];
@@ -336,63 +358,54 @@ struct sandbox *sandbox_new(struct daemon *d, struct client *owner)
         }
         for (size_t i = 0; i < sizeof(raw); i++)
                 snprintf(sb->id + 2 * i, 3, "%02x", raw[i]);
-        snprintf(sb->path, sizeof(sb->path), "%s/%s", SBX_BUS_SANDBOX_PREFIX, sb->id);
         clock_gettime(CLOCK_REALTIME, &ts);
         sb->start_usec = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-        sb->d = d;
+        sb->set = set;
         sb->owner = owner;
         sb->state = SB_STARTING;
         sb->pidfd = sb->ctl_fd = -1;
-        sb->next = d->sandboxes;
-        if (d->sandboxes)
-                d->sandboxes->prev = sb;
-        d->sandboxes = sb;
-        d->n_sandboxes++;
-        d->n_records++;
-        timer_in(sb, START_DEADLINE_USEC);
+        sb->next = set->head;
+        if (set->head)
+                set->head->prev = sb;
+        set->head = sb;
+        set->n_live++;
+        set->n_records++;
+        ops(sb)->timer(sb, START_DEADLINE_USEC);
         return sb;
 }
 
-struct sandbox *sandbox_find(struct daemon *d, const char *id)
+struct sandbox *sandbox_find(struct sandbox_set *set, const char *id)
 {
-        for (struct sandbox *s = d->sandboxes; s; s = s->next)
+        for (struct sandbox *s = set->head; s; s = s->next)
                 if (strcmp(s->id, id) == 0)
                         return s;
         return NULL;
 }
 
-size_t sandboxes_of(const struct daemon *d, uid_t uid)
+size_t sandboxes_of(const struct sandbox_set *set, uid_t uid)
 {
         size_t n = 0;
 
-        for (const struct sandbox *s = d->sandboxes; s; s = s->next)
+        for (const struct sandbox *s = set->head; s; s = s->next)
                 n += s->uid == uid && s->state != SB_EXITED;
         return n;
 }
 
 void sandbox_free(struct sandbox *sb)
 {
-        struct daemon *d = sb->d;
+        struct sandbox_set *set = sb->set;
 
         if (sb->state != SB_EXITED)
-                d->n_sandboxes--;
+                set->n_live--;
         if (sb->prev)
                 sb->prev->next = sb->next;
         else
-                d->sandboxes = sb->next;
+                set->head = sb->next;
         if (sb->next)
                 sb->next->prev = sb->prev;
-        d->n_records--;
-        sb->pidfd_src = sd_event_source_disable_unref(sb->pidfd_src);
-        sb->ctl_src = sd_event_source_disable_unref(sb->ctl_src);
-        timer_off(sb);
-        if (sb->pidfd >= 0)
-                (void)syscall(SYS_pidfd_send_signal, sb->pidfd, SIGKILL, NULL, 0);
-        closep(&sb->pidfd);
-        closep(&sb->ctl_fd);
-        sb->run_call = sd_bus_message_unref(sb->run_call);
-        for (size_t i = 0; i < sb->n_waiters; i++)
-                sd_bus_message_unref(sb->waiters[i]);
+        set->n_records--;
+        ops(sb)->timer(sb, 0);
+        ops(sb)->release(sb);
         free(sb->profile);
         free(sb->workspace);
         for (char **a = sb->argv; a && *a; a++)

@@ -18,7 +18,11 @@
 #include <systemd/sd-id128.h>
 
 #include "../lib/cleanup.h"
-#include "daemon.h"
+#include "identity.h"
+#include "intake.h"
+#include "log.h"
+#include "sandbox.h"
+#include "server.h"
 
 #define MAX_CLIENTS 1024 /* connections at once, all users */
 
@@ -72,7 +76,7 @@ void client_gone(struct client *c)
                 return;
         c->gone = true;
         intake_stop(c);
-        for (struct sandbox *sb = c->d->sandboxes; sb; sb = next) {
+        for (struct sandbox *sb = c->d->sandboxes.head; sb; sb = next) {
                 next = sb->next;
                 if (sb->owner == c)
                         sandbox_event(sb, EV_DISCONNECT, NULL);
@@ -141,7 +145,7 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
         /* (cfd is c's from here on, closed with it) */
         if ((r = intake_open(c, cfd, &bus_in, &bus_out)) < 0 || (r = sd_bus_new(&c->bus)) < 0 ||
             (r = sd_bus_set_fd(c->bus, bus_in, bus_out)) < 0) {
-                fprintf(stderr, "sandboxd: cannot serve a connection: %s\n", strerror(-r));
+                (void)log_error_errno(r, "cannot serve a connection: %m");
                 closep(&bus_in);
                 closep(&bus_out);
                 client_free(c);
@@ -152,13 +156,13 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
          * is sandboxd itself). */
         if ((r = sd_id128_randomize(&id)) < 0 || (r = sd_bus_set_server(c->bus, 1, id)) < 0 ||
             (r = sd_bus_set_anonymous(c->bus, 1)) < 0 || (r = sd_bus_negotiate_fds(c->bus, 1)) < 0 ||
-            (r = api_attach(d, c->bus, c->slots, 4, c)) < 0 ||
+            (r = d->hooks->attach(d, c->bus, c->slots, 4, c)) < 0 ||
             (r = sd_bus_match_signal(c->bus, &c->slots[4], "org.freedesktop.DBus.Local", "/org/freedesktop/DBus/Local",
                                      "org.freedesktop.DBus.Local", "Disconnected", on_disconnected, c)) < 0 ||
-            (r = api_attach_driver(c->bus, &c->slots[5])) < 0 ||
+            (r = d->hooks->attach_driver(c->bus, &c->slots[5])) < 0 ||
             (r = sd_bus_attach_event(c->bus, d->event, SD_EVENT_PRIORITY_NORMAL)) < 0 || (r = sd_bus_start(c->bus)) < 0 ||
             (r = intake_start(c)) < 0) {
-                fprintf(stderr, "sandboxd: cannot serve a connection: %s\n", strerror(-r));
+                (void)log_error_errno(r, "cannot serve a connection: %m");
                 client_free(c);
         }
         return 0;
@@ -178,9 +182,8 @@ void server_size(struct daemon *d)
         room = rl.rlim_cur > need ? (rl.rlim_cur - need) / per_client : 0;
         d->max_clients = room > MAX_CLIENTS ? MAX_CLIENTS : room < 16 ? 16 : (size_t)room;
         if (room < MAX_CLIENTS)
-                fprintf(stderr, "sandboxd: warning: RLIMIT_NOFILE %llu leaves room for %zu connections, not %d "
-                                "(raise LimitNOFILE=)\n",
-                        (unsigned long long)rl.rlim_cur, d->max_clients, MAX_CLIENTS);
+                log_warning("RLIMIT_NOFILE %llu leaves room for %zu connections, not %d (raise LimitNOFILE=)",
+                            (unsigned long long)rl.rlim_cur, d->max_clients, MAX_CLIENTS);
 }
 
 struct client *client_for(sd_bus_message *m, void *userdata, uid_t uid)
@@ -302,7 +305,7 @@ int server_connect_system_bus(struct daemon *d)
         bus_client->bus = d->system_bus;
         if ((r = sd_bus_negotiate_creds(d->system_bus, 1, SD_BUS_CREDS_EUID | SD_BUS_CREDS_PID)) < 0 && r != -ENOPROTOOPT)
                 goto fail;
-        if ((r = api_attach(d, d->system_bus, d->system_slots, 4, bus_client)) < 0 ||
+        if ((r = d->hooks->attach(d, d->system_bus, d->system_slots, 4, bus_client)) < 0 ||
             (r = sd_bus_request_name(d->system_bus, SBX_BUS_NAME, 0)) < 0 ||
             (r = sd_bus_attach_event(d->system_bus, d->event, SD_EVENT_PRIORITY_NORMAL)) < 0)
                 goto fail;

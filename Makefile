@@ -21,19 +21,31 @@ SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame
 DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
            clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd git gcc ccache tmux golang-go nettle-dev zlib1g-dev \
            debhelper dpkg-dev
-RUN_LIBS = $(shell $(PKG_CONFIG) --libs libcap libmnl yaml-0.1 libseccomp libsystemd nettle zlib 2>/dev/null)
-SECCOMP_LIBS = $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
+# External libraries, per layer: each is linked only into what uses that layer, and
+# --as-needed drops one an archive member never pulled in (test_shell needs none).
+PC_LIBS = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null)
+SBX_EXT = $(call PC_LIBS,libcap libmnl libsystemd nettle zlib libseccomp)
+CMDPOLICY_EXT =
+POLICY_EXT = $(call PC_LIBS,yaml-0.1 nettle libcap)
+BUS_EXT = $(call PC_LIBS,libsystemd)
+SECCOMP_LIBS = $(call PC_LIBS,libseccomp)
+AS_NEEDED = -Wl,--as-needed
 
-# libsbx: every stage of the jail.  The default seccomp filter and its common variants
-# are compiled at build time (gen-seccomp) and embedded; seccomp.c compiles at launch
-# only for a profile's own seccomp changes.
+# The layers, bottom up; each points only down (make check-layers proves it):
+#   lib/        libsbx.a            every stage of the jail; includes nothing of the tree
+#   cmdpolicy/  libsbx-cmdpolicy.a  the command checker (shell parser, command rules)
+#   policy/     libsbx-policy.a     profiles, site policy, git guards (libyaml only here)
+#   sbx-run/, sandboxd/             the programs, on all three
+# The default seccomp filter and its common variants are compiled at build time
+# (gen-seccomp) and embedded in libsbx; seccomp.c compiles at launch only for a
+# profile's own seccomp changes.  The builtin profiles are embedded in libsbx-policy.
 LIB_SRCS = lib/error.c lib/applied.c lib/busapi.c lib/strv.c lib/path.c lib/caller.c lib/json.c lib/plan.c lib/defaults.c lib/parse.c lib/validate.c lib/mountpoint.c lib/gitobjects.c \
            lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
            lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/audit.c
-# policy/: profiles, command rules, the shell tokenizer (libyaml links only here).
+CMDPOLICY_SRCS = $(sort $(wildcard cmdpolicy/*.c))
 POLICY_SRCS = $(sort $(wildcard policy/*.c))
-RUN_SRCS = sbx-run/options.c sbx-run/summary.c sbx-run/client.c sbx-run/main.c
-# sandboxd: everything but main.c is also linked into the unit tests and fuzz targets.
+RUN_LIB_SRCS = sbx-run/options.c sbx-run/summary.c sbx-run/client.c
+RUN_SRCS = $(RUN_LIB_SRCS) sbx-run/main.c
 DAEMON_LIB_SRCS = $(filter-out sandboxd/main.c,$(sort $(wildcard sandboxd/*.c)))
 DAEMON_SRCS = $(DAEMON_LIB_SRCS) sandboxd/main.c
 SBINDIR = $(PREFIX)/sbin
@@ -41,11 +53,87 @@ SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system
 PROFILES = $(sort $(wildcard profiles/*.yaml))
 GEN_SRC = $(B)/gen/seccomp_builtin.c $(B)/gen/profiles_builtin.c
-HDRS = $(wildcard lib/*.h policy/*.h sbx-run/*.h sandboxd/*.h)
 UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 FUZZERS = $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all deps check test unit integration asan demo bench fuzz install analyze clean
+# Each directory sees only the layers below it.  The tree's own includes are written
+# relative ("../lib/x.h") and checked by check-layers; these -iquote paths are the only
+# search paths a layer gets for the short form ("x.h").
+INC_lib =
+INC_cmdpolicy = -iquote lib
+INC_policy = -iquote lib -iquote cmdpolicy
+INC_sbx-run = -iquote lib -iquote cmdpolicy -iquote policy
+INC_sandboxd = $(INC_sbx-run)
+INC_tests = $(INC_sbx-run)
+INC_tools = -iquote lib
+INC_bench = $(INC_sbx-run)
+INC_build = -iquote lib -iquote policy
+DEF_sandboxd = -DSBX_SBINDIR='"$(SBINDIR)"'
+# The flags a source gets from its directory (its first path component).
+dirflags = $(INC_$(firstword $(subst /, ,$(1)))) $(DEF_$(firstword $(subst /, ,$(1))))
+DEPFLAGS = -MMD -MP
+
+# Three builds of every object, each compiled once: hardened (the programs), ASan+UBSan
+# (unit tests, fuzz corpus regressions, build/asan/*), clang libFuzzer (make fuzz).
+OBJ = $(B)/obj
+AOBJ = $(B)/asan-obj
+FOBJ = $(B)/fuzz-obj
+A = $(B)/asan
+F = $(B)/fuzz
+objs = $(patsubst $(B)/%.c,$(1)/%.o,$(patsubst %.c,$(1)/%.o,$(2)))
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(HARDEN) $(CFLAGS) $(call dirflags,$<) $(DEPFLAGS) -c -o $@ $<
+$(OBJ)/%.o: $(B)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(HARDEN) $(CFLAGS) $(INC_build) $(DEPFLAGS) -c -o $@ $<
+$(AOBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(SAN) $(call dirflags,$<) $(DEPFLAGS) -c -o $@ $<
+$(AOBJ)/%.o: $(B)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(SAN) $(INC_build) $(DEPFLAGS) -c -o $@ $<
+$(FOBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CLANG) $(BASE_CFLAGS) -O1 -fsanitize=fuzzer-no-link,address,undefined $(call dirflags,$<) $(DEPFLAGS) -c -o $@ $<
+$(FOBJ)/%.o: $(B)/%.c
+	@mkdir -p $(@D)
+	$(CLANG) $(BASE_CFLAGS) -O1 -fsanitize=fuzzer-no-link,address,undefined $(INC_build) $(DEPFLAGS) -c -o $@ $<
+
+# The libraries of one build ($(1): object dir, $(2): library dir; the libFuzzer
+# build keeps its libraries with its objects, away from build/fuzz/'s binaries).  libsbx-run.a and
+# libsandboxd.a (the programs without main.o) exist for the tests and fuzz targets.
+define LIBS_RULES
+$(2)/libsbx.a: $(call objs,$(1),$(LIB_SRCS) $(B)/gen/seccomp_builtin.c)
+$(2)/libsbx-cmdpolicy.a: $(call objs,$(1),$(CMDPOLICY_SRCS))
+$(2)/libsbx-policy.a: $(call objs,$(1),$(POLICY_SRCS) $(B)/gen/profiles_builtin.c)
+$(2)/libsbx-run.a: $(call objs,$(1),$(RUN_LIB_SRCS))
+$(2)/libsandboxd.a: $(call objs,$(1),$(DAEMON_LIB_SRCS))
+$(2)/libsbx.a $(2)/libsbx-cmdpolicy.a $(2)/libsbx-policy.a $(2)/libsbx-run.a $(2)/libsandboxd.a:
+	@mkdir -p $$(@D)
+	rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(eval $(call LIBS_RULES,$(OBJ),$(B)))
+$(eval $(call LIBS_RULES,$(AOBJ),$(A)))
+$(eval $(call LIBS_RULES,$(FOBJ),$(FOBJ)))
+
+# What each binary links, top layer first (static archives resolve in order).
+LAYERS = libsbx-policy.a libsbx-cmdpolicy.a libsbx.a
+LAYERS_EXT = $(POLICY_EXT) $(CMDPOLICY_EXT) $(SBX_EXT)
+RUN_LINK = $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
+DAEMON_LINK = $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
+# Unit tests and fuzz targets may test any layer or program piece; the archives give
+# each only the members it calls.
+TEST_LINK = libsandboxd.a libsbx-run.a $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
+TEST_ARCHIVES = $(filter %.a,$(TEST_LINK))
+link = $(foreach l,$(1),$(if $(filter %.a,$(l)),$(2)/$(l),$(l)))
+
+# Objects are kept (not intermediate), so a rebuild compiles only what changed.
+.SECONDARY:
+
+.PHONY: all deps check-layers check test unit integration asan demo bench fuzz install analyze clean
 
 all: $(B)/sbx-run $(B)/sandboxd $(B)/probe
 
@@ -59,9 +147,10 @@ deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "deps: missing$$missing; run: sudo apt-get install$$missing"; exit 1; fi
 
-$(B)/gen-seccomp: tools/gen-seccomp.c lib/seccomp.c lib/seccomp-apply.c lib/error.c lib/parse.c $(HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -O2 -o $@ tools/gen-seccomp.c lib/seccomp.c lib/seccomp-apply.c lib/error.c lib/parse.c $(SECCOMP_LIBS)
+# gen-seccomp links lib/'s seccomp objects directly: libsbx.a embeds its output.
+GEN_SECCOMP_OBJS = $(call objs,$(OBJ),tools/gen-seccomp.c lib/seccomp.c lib/seccomp-apply.c lib/error.c lib/parse.c)
+$(B)/gen-seccomp: $(GEN_SECCOMP_OBJS)
+	$(CC) $(HARDEN_LD) $(LDFLAGS) -o $@ $^ $(SECCOMP_LIBS)
 
 $(B)/gen/seccomp_builtin.c: $(B)/gen-seccomp
 	@mkdir -p $(@D)
@@ -75,19 +164,18 @@ $(B)/gen/profiles_builtin.c: $(B)/embed-profiles $(PROFILES)
 	@mkdir -p $(@D)
 	$(B)/embed-profiles $(PROFILES) > $@.tmp && mv $@.tmp $@
 
-$(B)/sbx-run: $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HDRS)
-	$(CC) $(BASE_CFLAGS) $(HARDEN) $(CFLAGS) -o $@ $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HARDEN_LD) $(LDFLAGS) $(RUN_LIBS)
+# The programs: their own objects over the layers.
+$(B)/sbx-run: $(call objs,$(OBJ),$(RUN_SRCS)) $(call link,$(LAYERS),$(B))
+	$(CC) $(HARDEN_LD) $(LDFLAGS) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(RUN_LINK),$(B))
 
-$(B)/sandboxd: $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_SRCS) $(GEN_SRC) $(HDRS)
-	$(CC) $(BASE_CFLAGS) $(HARDEN) $(CFLAGS) -DSBX_SBINDIR='"$(SBINDIR)"' -o $@ $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_SRCS) $(GEN_SRC) $(HARDEN_LD) $(LDFLAGS) $(RUN_LIBS)
+$(B)/sandboxd: $(call objs,$(OBJ),$(DAEMON_SRCS)) $(call link,$(LAYERS),$(B))
+	$(CC) $(HARDEN_LD) $(LDFLAGS) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(DAEMON_LINK),$(B))
 
-$(B)/asan/sandboxd: $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_SRCS) $(GEN_SRC) $(HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_SRCS) $(GEN_SRC) $(RUN_LIBS)
+$(A)/sandboxd: $(call objs,$(AOBJ),$(DAEMON_SRCS)) $(call link,$(LAYERS),$(A))
+	$(CC) $(SAN) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(DAEMON_LINK),$(A))
 
-$(B)/asan/sbx-run: $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(GEN_SRC) $(RUN_LIBS)
+$(A)/sbx-run: $(call objs,$(AOBJ),$(RUN_SRCS)) $(call link,$(LAYERS),$(A))
+	$(CC) $(SAN) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(RUN_LINK),$(A))
 
 # Test tool: the Run calls busctl cannot make (tests/integration/t_daemon.sh).
 $(B)/bus-call: tests/tools/bus-call.c
@@ -99,40 +187,44 @@ $(B)/probe: tests/probe/probe.c
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -std=gnu17 -Wall -Wextra -Werror -o $@ $<
 
-# Unit tests link the library pieces they test, under ASan+UBSan.
-$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(HDRS)
+# Unit tests compile only their own .c and link the libraries, under ASan+UBSan.
+$(B)/tests/%: $(AOBJ)/tests/unit/%.o $(call link,$(TEST_ARCHIVES),$(A))
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+	$(CC) $(SAN) $(AS_NEEDED) -o $@ $< $(call link,$(TEST_LINK),$(A))
 
 # Fuzz targets double as corpus regression tests (a plain main over the corpus).
-$(B)/fuzz/%-regress: tests/fuzz/%.c tests/fuzz/regress_main.c $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(HDRS)
+$(F)/%-regress: $(AOBJ)/tests/fuzz/%.o $(AOBJ)/tests/fuzz/regress_main.o $(call link,$(TEST_ARCHIVES),$(A))
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(SAN) -o $@ $< tests/fuzz/regress_main.c $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+	$(CC) $(SAN) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(TEST_LINK),$(A))
 
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(HDRS)
+$(F)/%: $(FOBJ)/tests/fuzz/%.o $(call link,$(TEST_ARCHIVES),$(FOBJ))
 	@mkdir -p $(@D)
-	$(CLANG) $(BASE_CFLAGS) -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRCS) $(POLICY_SRCS) $(DAEMON_LIB_SRCS) sbx-run/options.c $(GEN_SRC) $(RUN_LIBS)
+	$(CLANG) -fsanitize=fuzzer,address,undefined $(AS_NEEDED) -o $@ $< $(call link,$(TEST_LINK),$(FOBJ))
 
-unit: $(GEN_SRC) $(addprefix $(B)/tests/,$(UNIT_TESTS)) $(addprefix $(B)/fuzz/,$(addsuffix -regress,$(FUZZERS)))
+unit: $(addprefix $(B)/tests/,$(UNIT_TESTS)) $(addprefix $(B)/fuzz/,$(addsuffix -regress,$(FUZZERS)))
 asan: $(B)/asan/sbx-run $(B)/asan/sandboxd
 
 # The one test command: everything, ASan+UBSan included; ends with "N passed, N failed".
-check: deps all unit asan $(B)/bus-call
+check: deps check-layers all unit asan $(B)/bus-call
 	@bash tests/run.sh
+
+# Includes point only down the layers and make no circle inside a directory.
+check-layers:
+	@python3 tools/check-layers.py
 
 test: check
 
 demo: deps all
 	@bash contrib/demo.sh $(B)/sbx-run
 
-bench: deps all
+bench: deps all $(call link,$(LAYERS),$(B))
 	$(CC) -O2 -std=gnu17 -D_GNU_SOURCE -Wall -Wextra -Werror -o $(B)/bench-launch bench/launch.c
-	$(CC) $(BASE_CFLAGS) -O2 -o $(B)/bench-profile bench/profile.c $(LIB_SRCS) $(POLICY_SRCS) $(GEN_SRC) $(RUN_LIBS)
+	$(CC) $(BASE_CFLAGS) -O2 $(INC_bench) -o $(B)/bench-profile bench/profile.c $(call link,$(LAYERS),$(B)) $(AS_NEEDED) $(LAYERS_EXT)
 	bash bench/run.sh $(B)/sbx-run $(B)/sandboxd
 	$(B)/bench-profile workspace strict git
 
 FUZZ_SECONDS ?= 60
-fuzz: $(GEN_SRC) $(addprefix $(B)/fuzz/,$(FUZZERS))
+fuzz: $(addprefix $(B)/fuzz/,$(FUZZERS))
 	@for f in $(FUZZERS); do \
 	  mkdir -p $(B)/fuzz/corpus-$$f; \
 	  $(B)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) $(B)/fuzz/corpus-$$f tests/fuzz/corpus/$${f#fuzz_} || exit 1; \
@@ -169,8 +261,8 @@ install: $(B)/sbx-run $(B)/sandboxd
 analyze: $(GEN_SRC)
 	cppcheck --std=c11 --enable=warning,portability,performance --error-exitcode=1 --inline-suppr \
 	  --suppress=missingIncludeSystem --suppress=memleak -D_GNU_SOURCE \
-	  --include=/usr/include/systemd/sd-bus-vtable.h -q lib policy sbx-run sandboxd tools
-	clang-tidy --quiet $(LIB_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(DAEMON_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
+	  --include=/usr/include/systemd/sd-bus-vtable.h -q lib cmdpolicy policy sbx-run sandboxd tools
+	clang-tidy --quiet $(LIB_SRCS) $(CMDPOLICY_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(DAEMON_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
 
 clean:
 	rm -rf $(B)
@@ -183,3 +275,6 @@ deb:
 	git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C $(B)/deb/src
 	cd $(B)/deb/src && dpkg-buildpackage -us -uc -b
 	@ls $(B)/deb/*.deb
+
+# Header dependencies, written by -MMD -MP next to each object.
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -16,7 +16,7 @@
 #include "../lib/caller.h"
 #include "../lib/error.h"
 #include "../lib/seccomp.h"
-#include "commands.h"
+#include "../cmdpolicy/commands.h"
 #include "options.h"
 #include "profile.h"
 #include "site.h"

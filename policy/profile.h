@@ -10,7 +10,7 @@
 
 #include "../lib/plan.h"
 #include "../lib/strv.h"
-#include "commands.h"
+#include "../cmdpolicy/commands.h"
 #include "git.h"
 #include "yaml.h"
 

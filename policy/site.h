@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 #include "../lib/strv.h"
-#include "commands.h"
+#include "../cmdpolicy/commands.h"
 #include "yaml.h"
 
 #define SBX_SITE_POLICY_PATH "/etc/sbx/policy.yaml"

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../policy/commands.h"
-#include "../../policy/shell.h"
+#include "../../cmdpolicy/commands.h"
+#include "../../cmdpolicy/shell.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

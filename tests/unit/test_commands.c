@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../policy/commands.h"
+#include "../../cmdpolicy/commands.h"
 #include "unit.h"
 
 #define G "unit-commands"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../policy/commands.h"
+#include "../../cmdpolicy/commands.h"
 #include "../../policy/profile.h"
 #include "../../policy/site.h"
 #include "unit.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../policy/shell.h"
+#include "../../cmdpolicy/shell.h"
 #include "unit.h"
 
 #define G "unit-shell"

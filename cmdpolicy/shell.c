@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "../lib/cleanup.h"
-#include "shell-lex.h"
+#include "shell-int.h"
 
 /* A compound command being read, and the pipeline element it is in the enclosing list. */
 struct frame {

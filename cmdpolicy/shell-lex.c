@@ -5,7 +5,7 @@
  * what it held (shell.h's SBX_SH_*), so the checker can tell a command name written out
  * from one computed at run time, and every arithmetic expression and ${…} is recorded
  * (sbx_sh_expr) for the checker to judge what bash evaluates in it. */
-#include "shell-lex.h"
+#include "shell-int.h"
 
 #include <errno.h>
 #include <stdarg.h>

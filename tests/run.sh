@@ -36,6 +36,11 @@ for f in build/fuzz/*-regress; do
 	fi
 done
 
+echo "== layers"
+# check-layers itself, on scratch copies with one bad include planted each.
+bash tests/layers.sh | grep -E '^(ok|fail)	' >>"$results"
+grep -c '^ok	layers:' "$results" | sed 's/^/layer checks passed: /'
+
 # The integration runner keeps its own results and ends with its own count line;
 # fold that line into ours (a runner that died without one counts as a failure).
 integration() {

@@ -80,7 +80,7 @@ AOBJ = $(B)/asan-obj
 FOBJ = $(B)/fuzz-obj
 A = $(B)/asan
 F = $(B)/fuzz
-objs = $(patsubst $(B)/%.c,$(1)/%.o,$(patsubst %.c,$(1)/%.o,$(2)))
+objs = $(patsubst %.c,$(1)/%.o,$(patsubst $(B)/%.c,$(1)/%.o,$(2)))
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
@@ -129,9 +129,6 @@ DAEMON_LINK = $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
 TEST_LINK = libsandboxd.a libsbx-run.a $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
 TEST_ARCHIVES = $(filter %.a,$(TEST_LINK))
 link = $(foreach l,$(1),$(if $(filter %.a,$(l)),$(2)/$(l),$(l)))
-
-# Objects are kept (not intermediate), so a rebuild compiles only what changed.
-.SECONDARY:
 
 .PHONY: all deps check-layers check test unit integration asan demo bench fuzz install analyze clean
 
@@ -201,14 +198,21 @@ $(F)/%: $(FOBJ)/tests/fuzz/%.o $(call link,$(TEST_ARCHIVES),$(FOBJ))
 	@mkdir -p $(@D)
 	$(CLANG) -fsanitize=fuzzer,address,undefined $(AS_NEEDED) -o $@ $< $(call link,$(TEST_LINK),$(FOBJ))
 
+# The test objects named here are kept (not intermediate), so a rebuild compiles only
+# what changed.
+TEST_OBJS = $(call objs,$(AOBJ),$(wildcard tests/unit/test_*.c tests/fuzz/*.c)) \
+            $(call objs,$(FOBJ),$(wildcard tests/fuzz/fuzz_*.c))
+.SECONDARY: $(TEST_OBJS)
 unit: $(addprefix $(B)/tests/,$(UNIT_TESTS)) $(addprefix $(B)/fuzz/,$(addsuffix -regress,$(FUZZERS)))
 asan: $(B)/asan/sbx-run $(B)/asan/sandboxd
 
 # The one test command: everything, ASan+UBSan included; ends with "N passed, N failed".
 check: deps check-layers all unit asan $(B)/bus-call
+	@python3 tools/check-layers.py --objects $(OBJ)
 	@bash tests/run.sh
 
-# Includes point only down the layers and make no circle inside a directory.
+# Includes point only down the layers and make no circle inside a directory (before
+# anything is built); make check then checks the same on the objects' calls.
 check-layers:
 	@python3 tools/check-layers.py
 

@@ -22,7 +22,7 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/path.h"
-#include "git.h"
+#include "git-int.h"
 #include "gitfmt.h"
 #include "profile.h"
 

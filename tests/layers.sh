@@ -68,4 +68,30 @@ expect_fail "cmdpolicy/ short include of a policy/ header" cmdpolicy/commands.c 
 fresh; plant policy/yaml.h site.h
 expect_fail "circle inside policy/" 'policy/[a-z-]*\.[ch]' '[0-9]*' "circle between modules of policy/: .*yaml -> site (policy/yaml.h:2)"
 
+# From the objects (--objects): a call up a layer, and a circle of calls, that no
+# include shows.
+expect_fail_objects() {
+	local out rc
+	out=$(python3 tools/check-layers.py --objects "$tmp/obj" "$tmp/tree" 2>&1)
+	rc=$?
+	if [ "$rc" -ne 1 ]; then
+		say fail "$1: check-layers --objects exited $rc, not 1: $out"
+	elif ! grep -q "$2" <<<"$out"; then
+		say fail "$1: no '$2' in: $out"
+	else
+		say ok "$1"
+	fi
+}
+obj() { mkdir -p "$tmp/obj/$(dirname "$1")" && echo "$2" | ${CC:-cc} -x c -c -o "$tmp/obj/$1" -; }
+
+fresh; rm -rf "$tmp/obj"
+obj lib/low.o 'int sbx_up(void); int sbx_low(void); int sbx_low(void) { return sbx_up(); }'
+obj policy/high.o 'int sbx_up(void); int sbx_up(void) { return 1; }'
+expect_fail_objects "lib/ object calling up into policy/" 'lib/low.o: calls sbx_up() of policy/high.o, a layer above it'
+
+rm -rf "$tmp/obj"
+obj cmdpolicy/one.o 'int sbx_two(void); int sbx_one(void); int sbx_one(void) { return sbx_two(); }'
+obj cmdpolicy/two.o 'int sbx_one(void); int sbx_two(void); int sbx_two(void) { return sbx_one(); }'
+expect_fail_objects "circle of calls inside cmdpolicy/" 'circle between the objects of cmdpolicy/: one -> two -> one'
+
 exit "$failed"

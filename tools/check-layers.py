@@ -9,6 +9,11 @@ Layers, bottom up:  lib < cmdpolicy < policy < {sbx-run, sandboxd}
     module NAME) include each other without a circle.
 tests/, tools/ and bench/ are exempt.  Usage: check-layers.py [ROOT]; exits 1 with
 file:line: messages on a violation.
+
+check-layers.py --objects OBJDIR [ROOT] checks the same from the compiled objects: which
+symbols each object defines and which it calls.  That sees what includes cannot: a
+call up a layer through a declaration written by hand, and a circle that runs through
+one header every file of a directory shares.
 """
 import os
 import re
@@ -27,6 +32,11 @@ SIDEWAYS_ALLOWED = {
 # -> server -> api runs through declarations, not includes; it shows once issue 11
 # point 4 splits daemon.h, and a directory that must wait goes here meanwhile).
 CYCLES_PENDING = []
+
+# The same, for circles between the objects of a directory (--objects).  sandboxd/: api
+# -> sandbox -> launch -> server -> api call each other (issue 11, point 4: the state
+# table's side effects go through an ops struct).  Empty it then.
+SYMBOL_CYCLES_PENDING = ["sandboxd"]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
@@ -138,11 +148,87 @@ def check_cycles(root, errors, notes):
                           f"break it by moving the shared part into its own module or a {d}-private NAME-int.h")
 
 
+def symbols(objdir):
+    """{object (layer/module): (defined, undefined)} from nm over objdir's layer objects"""
+    import subprocess
+    objs = [os.path.join(objdir, d, f) for d in RANK if os.path.isdir(os.path.join(objdir, d))
+            for f in sorted(os.listdir(os.path.join(objdir, d))) if f.endswith(".o")]
+    out = subprocess.run(["nm", "-A", "-P"] + objs, check=True, capture_output=True, text=True).stdout
+    table = {}
+    for line in out.splitlines():
+        path, rest = line.split(": ", 1)
+        name, kind = rest.split()[:2]
+        key = os.path.relpath(path, objdir)[: -len(".o")]
+        defined, undefined = table.setdefault(key, (set(), set()))
+        if kind == "U":
+            undefined.add(name)
+        elif kind in "TDBRVWG" and kind.isupper():
+            defined.add(name)
+    return table
+
+
+def object_module(root, key):
+    """An object's module: its own name, or NAME when it is one of NAME's helpers: its
+    name starts with NAME and it includes the private NAME-int.h (commands-bash.c of
+    commands.c, gitcommit.c of git.h).  Other users of an -int.h (site.c of the schema
+    walker) stay modules of their own."""
+    src = os.path.join(root, key + ".c")
+    if os.path.isfile(src):
+        for _, _, target in includes(root, key + ".c"):
+            if target and target.endswith("-int.h") and os.path.dirname(target) == os.path.dirname(key) \
+                    and os.path.basename(key).startswith(module_of(target)):
+                return module_of(target)
+    return os.path.basename(key)
+
+
+def check_objects(root, objdir, errors, notes):
+    table = symbols(objdir)
+    owner = {}
+    for key, (defined, _) in table.items():
+        for name in defined:
+            owner.setdefault(name, key)
+    graphs = {}
+    for key, (_, undefined) in sorted(table.items()):
+        src = key.split("/", 1)[0]
+        mod = object_module(root, key)
+        graph = graphs.setdefault(src, {})
+        graph.setdefault(mod, set())
+        for name in sorted(undefined):
+            dst_key = owner.get(name)
+            if dst_key is None or dst_key == key:
+                continue
+            dst = dst_key.split("/", 1)[0]
+            if dst == src:
+                if object_module(root, dst_key) != mod:
+                    graph[mod].add(object_module(root, dst_key))
+            elif (f"{key}.c", f"{dst_key}.c") in SIDEWAYS_ALLOWED or \
+                    any(a.startswith(key + ".") and b.startswith(dst_key + ".") for a, b in SIDEWAYS_ALLOWED):
+                continue
+            elif RANK[dst] > RANK[src]:
+                errors.append(f"{key}.o: calls {name}() of {dst_key}.o, a layer above it")
+            elif RANK[dst] == RANK[src]:
+                errors.append(f"{key}.o: calls {name}() of {dst_key}.o, the other program")
+    for d, graph in sorted(graphs.items()):
+        cycle = find_cycle(graph)
+        if d in SYMBOL_CYCLES_PENDING:
+            if cycle is None:
+                notes.append(f"check-layers: {d}/'s objects have no circle now: remove it from SYMBOL_CYCLES_PENDING")
+            continue
+        if cycle:
+            errors.append(f"{objdir}/{d}: circle between the objects of {d}/: {' -> '.join(cycle)}")
+
+
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    args = sys.argv[1:]
+    objdir = None
+    if args[:1] == ["--objects"] and len(args) > 1:
+        objdir, args = args[1], args[2:]
+    root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     errors, notes = [], []
     check_layers(root, errors)
     check_cycles(root, errors, notes)
+    if objdir:
+        check_objects(root, objdir, errors, notes)
     for n in notes:
         print(n, file=sys.stderr)
     for e in errors:
@@ -150,8 +236,12 @@ def main():
     if errors:
         print(f"check-layers: {len(errors)} violation(s)", file=sys.stderr)
         return 1
+    pending = [f"includes: {', '.join(CYCLES_PENDING)}"] if CYCLES_PENDING else []
+    if objdir and SYMBOL_CYCLES_PENDING:
+        pending.append(f"calls: {', '.join(SYMBOL_CYCLES_PENDING)}")
     print("check-layers: ok (lib < cmdpolicy < policy < {sbx-run, sandboxd}, no circles"
-          + (f"; not yet checked for circles: {', '.join(CYCLES_PENDING)}" if CYCLES_PENDING else "") + ")")
+          + (" in includes" if not objdir else " in includes or calls")
+          + (f"; circles not yet checked in {'; '.join(pending)}" if pending else "") + ")")
     return 0
 
 

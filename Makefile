@@ -23,6 +23,7 @@ DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-c
            debhelper dpkg-dev
 # External libraries, per layer: each is linked only into what uses that layer, and
 # --as-needed drops one an archive member never pulled in (test_shell needs none).
+# Expanded when a link runs, after `make deps` has installed them.
 PC_LIBS = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null)
 SBX_EXT = $(call PC_LIBS,libcap libmnl libsystemd nettle zlib libseccomp)
 CMDPOLICY_EXT =
@@ -101,9 +102,9 @@ $(FOBJ)/%.o: $(B)/%.c
 	@mkdir -p $(@D)
 	$(CLANG) $(BASE_CFLAGS) -O1 -fsanitize=fuzzer-no-link,address,undefined $(INC_build) $(DEPFLAGS) -c -o $@ $<
 
-# The libraries of one build ($(1): object dir, $(2): library dir; the libFuzzer
-# build keeps its libraries with its objects, away from build/fuzz/'s binaries).  libsbx-run.a and
-# libsandboxd.a (the programs without main.o) exist for the tests and fuzz targets.
+# The libraries of one build ($(1): object dir, $(2): library dir; the libFuzzer build
+# keeps its libraries with its objects, away from build/fuzz/'s binaries).  libsbx-run.a
+# and libsandboxd.a (the programs without main.o) exist for the tests and fuzz targets.
 define LIBS_RULES
 $(2)/libsbx.a: $(call objs,$(1),$(LIB_SRCS) $(B)/gen/seccomp_builtin.c)
 $(2)/libsbx-cmdpolicy.a: $(call objs,$(1),$(CMDPOLICY_SRCS))

@@ -27,15 +27,15 @@ SIDEWAYS_ALLOWED = {
     ("sandboxd/request.h", "sbx-run/options.h"),
 }
 
-# Directories whose module circles are not checked yet (none: sandboxd/ passes today only
-# because every file includes the one daemon.h, so its circle api -> sandbox -> launch
-# -> server -> api runs through declarations, not includes; it shows once issue 11
-# point 4 splits daemon.h, and a directory that must wait goes here meanwhile).
+# Directories whose include circles are not checked yet.  None: sandboxd/ passes only
+# because every file includes the one daemon.h, so its circles run through
+# declarations, not includes; a directory that must wait while daemon.h is split goes
+# here meanwhile.
 CYCLES_PENDING = []
 
-# The same, for circles between the objects of a directory (--objects).  sandboxd/: api
-# -> sandbox -> launch -> server -> api call each other (issue 11, point 4: the state
-# table's side effects go through an ops struct).  Empty it then.
+# The same, for circles of calls between the objects of a directory (--objects).
+# sandboxd/: its files call each other in circles (the first found today: api -> config
+# -> server -> api); issue 11 point 4 takes them apart.  Empty it then.
 SYMBOL_CYCLES_PENDING = ["sandboxd"]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')

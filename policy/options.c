@@ -97,30 +97,33 @@ bool sbx_ask_given(const struct sbx_ask *a, const struct sbx_option *o)
         return a->given & bit(o);
 }
 
-static const struct sbx_option *find(const char *name, size_t field)
+enum grammar { CLI, BUS, LIMIT };
+
+static const struct sbx_option *find(const char *name, enum grammar g)
 {
         for (size_t i = 0; name && i < sbx_option_count; i++) {
-                const char *key = *(const char *const *)((const char *)&sbx_option_table[i] + field);
+                const struct sbx_option *o = &sbx_option_table[i];
+                const char *key = g == CLI ? o->cli : g == BUS ? o->bus : o->limit;
 
                 if (key && strcmp(key, name) == 0)
-                        return &sbx_option_table[i];
+                        return o;
         }
         return NULL;
 }
 
 const struct sbx_option *sbx_option_by_cli(const char *flag)
 {
-        return find(flag, offsetof(struct sbx_option, cli));
+        return find(flag, CLI);
 }
 
 const struct sbx_option *sbx_option_by_bus(const char *key)
 {
-        return find(key, offsetof(struct sbx_option, bus));
+        return find(key, BUS);
 }
 
 const struct sbx_option *sbx_option_by_limit(const char *key)
 {
-        return find(key, offsetof(struct sbx_option, limit));
+        return find(key, LIMIT);
 }
 
 char sbx_option_bus_type(const struct sbx_option *o)

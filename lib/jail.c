@@ -70,7 +70,7 @@ static void send_listener(int sock, int fd)
 _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, int sync_fd, int broker_sock)
 {
         struct sbx_error e = { 0 };
-        struct sigaction dfl = { .sa_handler = SIG_DFL };
+        struct sigaction dfl = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
         struct sbx_msg done = { .type = SBX_MSG_APPLIED };
         sigset_t none;
         char weak[128];
@@ -81,8 +81,10 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
          * that signals reach as a whole. */
         if (setsid() < 0)
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_SESSION, errno, "setsid", "", "cannot start a session"), &e));
+        /* As execve would leave them: what the caller ignores stays ignored (nohup's
+         * SIGHUP), anything else is the default, whatever sbx or sandboxd set. */
         for (int sig = 1; sig < NSIG; sig++)
-                (void)sigaction(sig, &dfl, NULL);
+                (void)sigaction(sig, sig <= 64 && (p->sig_ignored >> (sig - 1)) & 1 ? &ign : &dfl, NULL);
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
         const char *cwd = p->workdir ? p->workdir : p->workspace_mode != SBX_WS_NONE ? p->workspace : "/";

@@ -124,6 +124,9 @@ struct sbx_plan {
         unsigned ns_shared; /* enum sbx_ns_shared bits */
         bool no_proc;      /* no /proc in the jail */
         uint64_t caps;     /* capabilities the command keeps (bit N: capability N); 0: none */
+        uint64_t sig_ignored; /* signals the caller ignores (bit N-1: signal N): the command
+                               * starts with them ignored, as across execve; every other
+                               * disposition is reset, sbx's own and the daemon's */
         /* Host roots under which the caller's --ro and --rw sources must resolve. */
         struct sbx_strv roots_ro, roots_rw;
         /* Set: only these files (canonical paths) may be executed, by Landlock; every

@@ -45,6 +45,10 @@ const struct sbx_option sbx_option_table[] = {
         { .cli = "hostname", .metavar = "NAME", .bus = "hostname", .kind = SBX_OPT_HOSTNAME, .offset = PLAN(hostname),
           .help = "the jail's hostname (default: sbx)",
           .doc = "up to 64 letters, digits, '-' and '.'", .example = "box-1" },
+        /* Not a flag: what the caller's process ignores, which sbx-run reads from itself
+         * and sends along to sandboxd. */
+        { .bus = "ignored_signals", .kind = SBX_OPT_COUNT, .offset = PLAN(sig_ignored), .bounds = { 1, UINT64_MAX },
+          .doc = "the signals the caller ignores, bit N-1 for signal N", .example = "1" },
         { .cli = "timeout", .metavar = "SECONDS", .bus = "timeout_ms", .limit = "time", .kind = SBX_OPT_DURATION,
           .offset = PLAN(limits.timeout_ms), .bounds = { 1, 1000ull * 86400 * 365 },
           .help = "kill the whole jail after SECONDS; exit 124",

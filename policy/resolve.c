@@ -67,6 +67,7 @@ static int narrow(struct sbx_plan *p, const struct sbx_ask *ask, struct sbx_erro
         }
         if (net_set)
                 p->net = cli->net;
+        p->sig_ignored = cli->sig_ignored;
         if ((r = narrow_limits(p, ask, e)) < 0)
                 return r;
         if (cli->hostname) {

@@ -2,6 +2,7 @@
 /* sbx-run: parse, dispatch, map an error to an exit status.  The jail is in lib/. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -232,8 +233,23 @@ static int run(struct sbx_options *o)
         return status;
 }
 
+/* The signals this process ignores, as its caller left them (nohup's SIGHUP, a
+ * background job's SIGINT): the command inherits them, as it would across execve.
+ * sbx-run sets no disposition of its own before this. */
+static uint64_t ignored_signals(void)
+{
+        uint64_t mask = 0;
+        struct sigaction sa;
+
+        for (int sig = 1; sig <= 64 && sig < NSIG; sig++)
+                if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+                        mask |= 1ull << (sig - 1);
+        return mask;
+}
+
 int main(int argc, char **argv)
 {
+        uint64_t ignored = ignored_signals();
         struct sbx_options o;
         struct sbx_error e = { 0 };
         int r;
@@ -241,6 +257,8 @@ int main(int argc, char **argv)
         if (ensure_stdio() < 0)
                 return EXIT_SBX_FAILED;
         r = sbx_options_parse(argc, argv, &o, &e);
+        if (r >= 0 && ignored)
+                r = sbx_option_set_u64(&o.ask, sbx_option_by_bus("ignored_signals"), ignored, &e);
         if (r < 0) {
                 r = fail(&e, o.json, EXIT_SBX_FAILED);
                 sbx_options_done(&o);

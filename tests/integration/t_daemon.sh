@@ -140,6 +140,18 @@ owner=$(stat -c %u:%g "$WS/made-by-user" 2>/dev/null)
 mode=$(stat -c %a "$WS/umask-027" 2>/dev/null)
 [[ $mode == 640 ]] && t_ok "user: the command keeps the caller's umask" || t_fail "user: the caller's umask" "mode ${mode:-none}"
 
+# The caller's ignored signals travel with the request (ignored_signals); sandboxd's
+# own (it ignores SIGPIPE) never reach the command.
+want=$(timeout -k 5 "$SBX_HANG" sh -c 'grep SigIgn /proc/self/status')
+usbx --workspace "$WS" -- sh -c 'grep SigIgn /proc/self/status'
+t_check "user: nothing of sandboxd's ignored in the command ($want)" "$(run_info)" test "$(cat "$OUT")" = "$want"
+trap '' USR1
+want=$(timeout -k 5 "$SBX_HANG" sh -c 'grep SigIgn /proc/self/status')
+usbx --workspace "$WS" -- sh -c 'grep SigIgn /proc/self/status; kill -USR1 $$; echo ok'
+t_check "user: the caller's ignored SIGUSR1 is ignored in the command ($want)" "$(run_info)" \
+	test "$(head -n 1 "$OUT")" = "$want" -a "$(tail -n 1 "$OUT")" = ok
+trap - USR1
+
 dsbx --workspace "$WS" -- "$WS/probe" status
 if ((RC == 0)); then
 	expect_kv "root: runs as uid 0" uid 0

@@ -90,6 +90,21 @@ fi
 sbx --workspace "$WS" -- sbx-no-such-command-in-path
 expect_rc "missing command in PATH: exit 127" 127
 
+# Ignored signals are inherited, as across execve (nohup): what the caller ignores
+# stays ignored in the command, nothing else is.  SIGUSR1, because the harness's
+# timeout(1) resets SIGHUP.  The expected mask is what the same wrapper gives a
+# command run without sbx.
+sbx --workspace "$WS" -- sh -c 'kill -USR1 $$; echo ok'
+expect_rc "SIGUSR1 not ignored by the caller: the command dies of it (138)" 138
+trap '' USR1
+sbx --workspace "$WS" -- sh -c 'kill -USR1 $$; echo ok'
+expect_rc "SIGUSR1 ignored by the caller: the command ignores it too" 0
+t_check "... and goes on" "$(run_info)" grep -qx ok "$OUT"
+want=$(timeout -k 5 "$SBX_HANG" sh -c 'grep SigIgn /proc/self/status')
+sbx --workspace "$WS" -- sh -c 'grep SigIgn /proc/self/status'
+t_check "the command ignores exactly what the caller does ($want)" "$(run_info)" test "$(cat "$OUT")" = "$want"
+trap - USR1
+
 sbx --help
 expect_rc "--help exits 0" 0
 t_check "--help prints usage on stdout" "stdout empty" test -s "$OUT"

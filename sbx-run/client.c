@@ -262,6 +262,7 @@ int sbx_client_run(const struct sbx_options *o)
         }
         if (c.error[0])
                 fprintf(stderr, "sbx-run: %s\n", c.error);
+        sbx_summary_note(stderr, &c.res, NULL);
         /* What filesystem.git did not carry back, as in direct mode. */
         for (const char *s = c.res.notes; *s;) {
                 size_t len = strcspn(s, "\n");

@@ -87,3 +87,20 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
         }
         fputs("}\n", f);
 }
+
+void sbx_summary_note(FILE *f, const struct sbx_result *res, const struct sbx_limits *limits)
+{
+        if (res->timed_out) {
+                if (limits && limits->timeout_ms)
+                        fprintf(f, "sbx-run: timed out after %llu.%03llu s: the jail was killed (exit 124; --timeout or the profile's limits.time)\n",
+                                (unsigned long long)(limits->timeout_ms / 1000), (unsigned long long)(limits->timeout_ms % 1000));
+                else
+                        fprintf(f, "sbx-run: timed out: the jail was killed (exit 124; --timeout or the profile's limits.time)\n");
+        } else if (res->oom_killed) {
+                if (limits && limits->memory)
+                        fprintf(f, "sbx-run: out of memory: the command reached the jail's limit of %llu MiB and the kernel killed it (exit 137; raise --memory or the profile's limits.memory)\n",
+                                (unsigned long long)(limits->memory >> 20));
+                else
+                        fprintf(f, "sbx-run: out of memory: the command reached the jail's memory limit and the kernel killed it (exit 137; --memory or the profile's limits.memory)\n");
+        }
+}

@@ -8,3 +8,8 @@
 #include "../lib/jail.h"
 
 void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_error *e);
+
+/* One line on @f when the jail, not the command, ended the run: the timeout (124) or
+ * the memory limit (137), so that a bare exit status is never the only word.
+ * @limits: the plan's, or NULL when not known here (through sandboxd). */
+void sbx_summary_note(FILE *f, const struct sbx_result *res, const struct sbx_limits *limits);

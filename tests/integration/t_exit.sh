@@ -24,6 +24,7 @@ expect_rc "sh -c 'exit 7' gives 7" 7
 
 jail --timeout 0.5 -- sleep 30
 expect_rc "timeout gives 124" 124
+t_check "a timeout says so in one line on stderr" "$(run_info)" grep -q "^sbx-run: timed out after 0.500 s" "$ERR"
 if [[ $RC == 124 ]] && ((!HUNG)); then
 	t_check "timeout 0.5 s is prompt" "took ${WALL_MS} ms" test "$WALL_MS" -lt 5000
 fi

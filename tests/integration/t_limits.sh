@@ -40,6 +40,7 @@ fi
 
 jail --memory 64M --json -- membomb 512
 expect_rc "512 MiB under --memory 64M: OOM kill, exit 137" 137
+t_check "an OOM kill says so in one line on stderr" "$(run_info)" grep -q "^sbx-run: out of memory: .* 64 MiB" "$ERR"
 t_check "memory bomb was running when killed" "stdout: $(head -c 200 "$OUT")" test "$(kv started)" = 1
 if json_last; then
 	expect_json "--json oom_killed true" oom_killed true

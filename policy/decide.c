@@ -60,7 +60,11 @@ static int load(const struct sbx_decide_in *in, struct sbx_decision *d)
         if (r < 0) {
                 sbx_diag_format(&diag, d->reason, sizeof(d->reason));
                 sbx_error_set(&d->err, SBX_STAGE_PROFILE, EINVAL, "", "", "%s", d->reason);
-                sbx_error_hint(&d->err, "fix the profile (see sbx-profile(5)); sbx-run --list-profiles shows what is installed");
+                /* No position: the profile was not found, not wrong. */
+                if (diag.line == 0)
+                        sbx_error_hint(&d->err, "sbx-run --list-profiles shows what is installed");
+                else
+                        sbx_error_hint(&d->err, "fix the profile (see sbx-profile(5)); sbx-run --list-profiles shows what is installed");
                 return r;
         }
         d->loaded = true;

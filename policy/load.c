@@ -140,7 +140,7 @@ found_path:
         }
         if (skipped)
                 return sbx_diag_at(d, what, NULL, "extends cycle: every profile named '%s' is already in the chain", what);
-        return sbx_diag_at(d, what, NULL, "no profile named '%s' (sandboxd has: see its log, or busctl introspect)", what);
+        return sbx_diag_nowhere(d, "no profile named '%s' (sandboxd has: see its log, or busctl introspect)", what);
 }
 
 static int find(const struct sbx_profile_store *st, const char *what, const char *dir, const struct source *chain,
@@ -160,7 +160,7 @@ static int find(const struct sbx_profile_store *st, const char *what, const char
                         return sbx_diag_at(d, what, NULL, "the path is too long");
                 r = read_path(path, s, false, d);
                 if (r == -ENOENT)
-                        return sbx_diag_at(d, path, NULL, "no such profile file '%s'", what);
+                        return sbx_diag_nowhere(d, "no such profile file '%s'", what);
                 return r;
         }
         if (!sbx_is_profile_name(what))
@@ -196,8 +196,7 @@ static int find(const struct sbx_profile_store *st, const char *what, const char
         }
         if (skipped)
                 return sbx_diag_at(d, what, NULL, "extends cycle: every profile named '%s' is already in the chain", what);
-        return sbx_diag_at(d, what, NULL, "no profile named '%s' in %s, %s or built in (sbx-run --list-profiles)", what,
-                           search_dirs[0], search_dirs[1]);
+        return sbx_diag_nowhere(d, "no profile named '%s' in %s, %s or built in", what, search_dirs[0], search_dirs[1]);
 }
 
 /* The top-level `extends:` value node of a document, looked at before the document is

@@ -32,9 +32,23 @@ int sbx_diag_at(struct sbx_diag *d, const char *file, const struct sbx_node *n, 
         return -EINVAL;
 }
 
+int sbx_diag_nowhere(struct sbx_diag *d, const char *fmt, ...)
+{
+        va_list ap;
+
+        *d = (struct sbx_diag){ 0 };
+        va_start(ap, fmt);
+        vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+        va_end(ap);
+        return -EINVAL;
+}
+
 void sbx_diag_format(const struct sbx_diag *d, char *buf, size_t size)
 {
-        snprintf(buf, size, "%s:%u:%u: %s", d->file, d->line, d->col, d->msg);
+        if (d->line == 0)
+                snprintf(buf, size, "%s", d->msg);
+        else
+                snprintf(buf, size, "%s:%u:%u: %s", d->file, d->line, d->col, d->msg);
 }
 
 static int diag_mark(struct reader *r, yaml_mark_t mark, const char *what)

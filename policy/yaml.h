@@ -42,6 +42,9 @@ static inline void sbx_node_freep(struct sbx_node **n)
 /* Fills @d at @n's position; returns -EINVAL. */
 int sbx_diag_at(struct sbx_diag *d, const char *file, const struct sbx_node *n, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
+/* A problem with no place in a file (a profile that is not there): no position, and
+ * sbx_diag_format() prints the message alone. */
+int sbx_diag_nowhere(struct sbx_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "file:line:col: message" */
 void sbx_diag_format(const struct sbx_diag *d, char *buf, size_t size);
 

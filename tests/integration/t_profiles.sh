@@ -12,6 +12,13 @@ run_in() {
 	sbx --profile "$profile" --workspace "$WS" "$@"
 }
 
+# ---- an unknown profile: one line, no file position it does not have, one hint
+sbx --profile no-such-profile --workspace "$WS" -- true
+expect_rc "an unknown profile: exit 125" 125
+t_check "... one line naming it, without a made-up 'name:1:1:'" "$(run_info)" \
+	test "$(wc -l <"$ERR")" = 1 -a "$(grep -c "no profile named 'no-such-profile'" "$ERR")" = 1 -a "$(grep -c ':1:1:' "$ERR")" = 0
+t_check "... pointing at --list-profiles once" "$(run_info)" test "$(grep -o 'list-profiles' "$ERR" | wc -l)" = 1
+
 # ---- listing and dry runs
 sbx --list-profiles
 list_rc=$RC

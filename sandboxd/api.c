@@ -129,9 +129,7 @@ static int read_option(sd_bus_message *m, struct sbx_request *rq, const char *ke
                         return sbx_error_set(e, SBX_STAGE_REQUEST, r < 0 ? -r : EINVAL, "", "", "options: cannot read '%.64s'", key);
                 return 0;
         }
-        sbx_error_set(e, SBX_STAGE_REQUEST, EINVAL, "", "", "options: '%.64s' has the wrong type '%.16s'", key, contents);
-        sbx_error_hint(e, "ro, rw, tmpfs, environ: as; net, hostname: s; timeout_ms, memory, pids, cpu_seconds: t");
-        return -EINVAL;
+        return sbx_request_option_type_error(key, contents, e);
 }
 
 static int read_options(sd_bus_message *m, struct sbx_request *rq, struct sbx_error *e)

@@ -184,6 +184,17 @@ int sbx_request_option_u64(struct sbx_request *rq, const char *key, uint64_t val
         return r < 0 ? option_error(e, r, &oe) : 0;
 }
 
+int sbx_request_option_type_error(const char *key, const char *type, struct sbx_error *e)
+{
+        char strings[256], numbers[256];
+
+        sbx_option_bus_keys('s', strings, sizeof(strings));
+        sbx_option_bus_keys('t', numbers, sizeof(numbers));
+        sbx_error_set(e, SBX_STAGE_REQUEST, EINVAL, "", "", "options: '%.64s' has the wrong type '%.16s'", key, type);
+        sbx_error_hint(e, "ro, rw, tmpfs, environ: as; %s: s; %s: t", strings, numbers);
+        return -EINVAL;
+}
+
 int sbx_request_finish(struct sbx_request *rq, struct sbx_error *e)
 {
         if (!rq->profile[0])

@@ -42,5 +42,8 @@ int sbx_request_environ(struct sbx_request *rq, const char *entry, struct sbx_er
  * ('t'); the mounts repeat, the others may be given once. */
 int sbx_request_option_str(struct sbx_request *rq, const char *key, const char *value, struct sbx_error *e);
 int sbx_request_option_u64(struct sbx_request *rq, const char *key, uint64_t value, struct sbx_error *e);
+/* An option of a D-Bus type no key takes (@type, e.g. "b" or "as" for a number): the
+ * refusal, its hint listing the Run keys by type from the option table.  -EINVAL. */
+int sbx_request_option_type_error(const char *key, const char *type, struct sbx_error *e);
 /* The whole request: a profile and a command are required. */
 int sbx_request_finish(struct sbx_request *rq, struct sbx_error *e);

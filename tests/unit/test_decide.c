@@ -145,12 +145,33 @@ static void test_site(void)
         sbx_cmd_policy_done(&deny);
 }
 
+
+/* sandboxd's socket inside the workspace itself: the workspace bind carries it, and
+ * validation masks it there too (not only under binds the caller asked for). */
+static void test_workspace_mask(void)
+{
+        char *ok[] = { "true", NULL };
+        static char hide[1][108];
+        static const gid_t groups[] = { 0 };
+        struct sbx_site_grant grant = { 0 };
+        struct sbx_cmd_policy deny = { .mode = SBX_CMD_DENYLIST };
+        struct sbx_site_terms site = { .uid = 0, .gid = 0, .groups = groups, .n_groups = 1, .grant = &grant, .deny = &deny, .hide = hide, .n_hide = 1 };
+        struct sbx_decision d;
+
+        snprintf(hide[0], sizeof(hide[0]), "%s/sub/sandboxd.sock", ws);
+        CHECK(G, "a workspace holding sandboxd's socket: allowed", decide(&d, NULL, ok, NULL, &site, SBX_DECIDE_RUN) == SBX_ALLOWED);
+        CHECK(G, "... with /dev/null over the socket in the workspace bind", find_mask(&d.pr.plan, hide[0]) != NULL);
+        sbx_decision_done(&d);
+        sbx_cmd_policy_done(&deny);
+}
+
 int main(void)
 {
         if (!mkdtemp(ws))
                 return 1;
         test_direct();
         test_site();
+        test_workspace_mask();
         rmdir(ws);
         return unit_failed ? 1 : 0;
 }

@@ -283,6 +283,18 @@ static void test_option_types(void)
         sbx_request_done(&rq);
 }
 
+/* A key of a type no row takes: the hint names every Run key of the table by its type,
+ * nofile and fsize too (it once listed only the four numbers of before the table). */
+static void test_type_hint(void)
+{
+        int r = sbx_request_option_type_error("nofile", "b", err());
+
+        CHECK(G, "a wrong type is refused, named", refused(r, EINVAL, "nofile") && strstr(e.msg, "wrong type 'b'"));
+        CHECK(G, "... its hint lists every number key", strstr(e.hint, "nofile") && strstr(e.hint, "fsize") &&
+                                                             strstr(e.hint, "cpu_seconds") && strstr(e.hint, "timeout_ms"));
+        CHECK(G, "... and every string key", strstr(e.hint, "hostname") && strstr(e.hint, "net"));
+}
+
 static void test_twice(void)
 {
         static const char *const numbers[] = { "timeout_ms", "memory", "pids", "cpu_seconds", "nofile", "fsize" };
@@ -533,6 +545,7 @@ int main(void)
         test_environ();
         test_mount_bound();
         test_option_types();
+        test_type_hint();
         test_twice();
         test_mapping();
         test_finish_refusals();

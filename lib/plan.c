@@ -121,6 +121,9 @@ int sbx_plan_set_env(struct sbx_plan *p, const char *name, const char *value, st
                 return sbx_error_set(e, SBX_STAGE_PLAN, ENOMEM, "", name, "out of memory");
         for (size_t i = 0; i < p->n_env; i++)
                 if (strncmp(p->env[i], name, len) == 0 && p->env[i][len] == '=') {
+                        /* A value may be a secret (a token passed with --env or over
+                         * the bus), and sandboxd's heap is what later launchers fork. */
+                        explicit_bzero(p->env[i], strlen(p->env[i]));
                         free(p->env[i]);
                         p->env[i] = TAKE_PTR(entry);
                         return 0;

@@ -124,7 +124,8 @@ static enum sbx_outcome site_terms(const struct sbx_decide_in *in, struct sbx_de
 }
 
 /* The rules on the command line: the site's deny rules no profile can lift, then the
- * profile's own policy.  A checker out of memory denies. */
+ * profile's own policy.  Out of memory, the site's rules deny and the profile's check
+ * fails (as direct mode always did): either way nothing runs. */
 static enum sbx_outcome check_command(const struct sbx_decide_in *in, struct sbx_decision *d)
 {
         const char *name = in->profile ? in->profile : "workspace";

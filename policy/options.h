@@ -76,7 +76,9 @@ char sbx_option_bus_type(const struct sbx_option *o);
 void sbx_option_bus_keys(char type, char *buf, size_t size);
 
 /* @value, a string from the command line or the bus, into @a.  A number is checked
- * against the row's bounds; a row that does not repeat may be given once.  0, or
+ * against the row's bounds.  Given again, a row that does not repeat takes the new
+ * value (the command line's last flag wins; sandboxd refuses a repeated key before
+ * calling this).  0, or
  * -errno with @e (stage "options") saying what is wrong with which option and how to
  * write it, the option named as @name ("--memory", or "memory" on the bus). */
 int sbx_option_set(struct sbx_ask *a, const struct sbx_option *o, const char *name, const char *value, struct sbx_error *e);

@@ -183,7 +183,12 @@ static int ask(struct sbx_caller *c, struct request *rq, int fd_in, int *fd_out,
 
         if (send_msg(a->sock, rq, sizeof(*rq), fd_in) < 0 || recv_msg(a->sock, &rep, sizeof(rep), &fd) < 0)
                 return sbx_error_set(e, SBX_STAGE_VALIDATE, EPIPE, "", rq->path, "the helper that acts as the caller is gone");
+        /* The helper is the caller's process: every string it sends is terminated here
+         * before anything prints it. */
         rep.err.msg[sizeof(rep.err.msg) - 1] = '\0';
+        rep.err.syscall[sizeof(rep.err.syscall) - 1] = '\0';
+        rep.err.path[sizeof(rep.err.path) - 1] = '\0';
+        rep.err.hint[sizeof(rep.err.hint) - 1] = '\0';
         if (rep.r < 0) {
                 closep(&fd);
                 *e = rep.err;

@@ -1,0 +1,126 @@
+#!/bin/bash
+# Third-party programs that read their configuration from /etc behave the same inside
+# the jail as outside (issue 14): Debian keeps Java's, Maven's, fontconfig's and man's
+# configuration under /etc, often behind /usr -> /etc symlinks, so the system view must
+# carry the /etc that installed packages ship.  And whatever it carries stays read-only
+# and never a secret, checked from the host: every file readable inside /etc is
+# world-readable on the host, the secrets are absent or unreadable, nothing is writable.
+. "$(dirname "$0")/../lib.sh"
+t_init
+
+have() {
+	if command -v "$1" >/dev/null 2>&1; then
+		return 0
+	fi
+	t_skip "$2" "$1 is not installed on this host (make deps installs it)"
+	return 1
+}
+
+# same NAME SHELL-COMMAND: the command's stdout and status, in the workspace, outside
+# and inside the jail (as root), are the same.
+same() {
+	local name=$1 cmd=$2 want want_rc
+	want=$(cd "$WS" && sh -c "$cmd" 2>/dev/null)
+	want_rc=$?
+	sbx --workspace "$WS" -- sh -c "$cmd"
+	if ((!HUNG)) && [[ $RC == "$want_rc" ]] && [[ $(cat "$OUT") == "$want" ]] && [[ -n $want ]]; then
+		t_ok "$name"
+	else
+		t_fail "$name" "outside: exit $want_rc, '$(head -c 200 <<<"$want" | tr '\n' '|')'; inside: $(run_info); stdout: $(head -c 200 "$OUT" | tr '\n' '|')"
+	fi
+}
+
+cat >"$WS/Hello.java" <<'JAVA'
+public class Hello {
+	public static void main(String[] a) throws Exception {
+		java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
+		System.out.println("hello " + d.digest("x".getBytes()).length + " " + System.getProperty("java.version"));
+	}
+}
+JAVA
+
+if have javac "javac and java"; then
+	same "javac Hello.java && java Hello prints the same inside" \
+		'rm -f Hello.class; javac Hello.java && java Hello; rm -f Hello.class'
+fi
+if have mvn "mvn -v"; then
+	same "mvn -v exits 0 and prints the same inside" 'mvn -v 2>&1 | head -1'
+	sbx --workspace "$WS" -- mvn -v
+	expect_rc "mvn -v exits 0 inside" 0
+fi
+if have fc-list "fc-list"; then
+	same "fc-list lists the same fonts inside" 'fc-list : family 2>&1 | sort'
+fi
+if have man "man -w"; then
+	same "man -w ls finds the same page inside" 'man -w ls'
+fi
+
+# The secrets: absent, or unreadable and unlistable, inside; as root, whose uid owns
+# them (no capabilities, but the owner's bits still apply).
+secrets='/etc/shadow /etc/gshadow /etc/shadow- /etc/gshadow- /etc/sudoers /etc/sudoers.d /etc/ssh /etc/ssl/private /etc/security/opasswd'
+sbx --workspace "$WS" -- sh -c 'for f in '"$secrets"'; do
+	if [ -d "$f" ]; then ls -A "$f" 2>/dev/null | sed "s|^|$f/|"; elif [ -e "$f" ] && head -c1 "$f" >/dev/null 2>&1; then echo "$f"; fi
+done; echo done'
+if ((!HUNG)) && [[ $RC == 0 ]] && [[ $(cat "$OUT") == done ]]; then
+	t_ok "no secret is readable or listable in the jail's /etc"
+else
+	t_fail "no secret is readable or listable in the jail's /etc" "$(run_info); readable: $(head -c 300 "$OUT" | tr '\n' ' ')"
+fi
+
+# Every file the jail can read under /etc is world-readable at the same path on the
+# host (or is one of the system view's own copies of one), and none is a secret.
+sbx --workspace "$WS" -- sh -c 'find /etc \( -type f -o -type d \) -readable -print 2>/dev/null; echo done'
+if ((HUNG)) || [[ $RC != 0 ]] || [[ $(tail -1 "$OUT") != done ]]; then
+	t_fail "every readable file in the jail's /etc is world-readable on the host" "not tested: $(run_info)"
+else
+	bad=""
+	n=0
+	while IFS= read -r f; do
+		[[ $f == done ]] && continue
+		n=$((n + 1))
+		case $f in
+		/etc/shadow* | /etc/gshadow* | /etc/sudoers* | /etc/ssh | /etc/ssh/* | /etc/ssl/private/*)
+			bad+=" $f(secret)"
+			continue
+			;;
+		esac
+		# The host's own mode: others may read it (a directory: read and search).
+		if [[ -e $f ]] && ! perl -e '@s = stat($ARGV[0]) or exit 1; exit(((-d _) ? ($s[2] & 5) == 5 : ($s[2] & 4)) ? 0 : 1)' "$f"; then
+			bad+=" $f"
+		fi
+	done <"$OUT"
+	if [[ -z $bad ]] && ((n > 20)); then
+		t_ok "every readable entry in the jail's /etc ($n) is world-readable on the host"
+	else
+		t_fail "every readable entry in the jail's /etc is world-readable on the host" "$n entries; not world-readable or secret:${bad:0:400}"
+	fi
+fi
+
+# Nothing under /etc is writable from the jail, checked by trying: a file made in each
+# directory would appear on the host (or in the jail's tmpfs root: refused too).
+sbx --workspace "$WS" -- sh -c 'find /etc -type d 2>/dev/null | while IFS= read -r d; do
+	if : >"$d/.sbx-w" 2>/dev/null; then echo "$d"; fi
+done; find /etc -type f -writable 2>/dev/null; echo done'
+if ((!HUNG)) && [[ $RC == 0 ]] && [[ $(cat "$OUT") == done ]]; then
+	t_ok "nothing under the jail's /etc is writable"
+else
+	t_fail "nothing under the jail's /etc is writable" "$(run_info); writable: $(head -c 300 "$OUT" | tr '\n' ' ')"
+fi
+left=$(find /etc -name .sbx-w 2>/dev/null | head -3)
+if [[ -z $left ]]; then
+	t_ok "no file appeared under the host's /etc"
+else
+	t_fail "no file appeared under the host's /etc" "found: $left"
+	find /etc -name .sbx-w -delete 2>/dev/null
+fi
+
+# The unprivileged path sees the same: javac as nobody.
+if command -v javac >/dev/null 2>&1; then
+	t_ws_for_nobody
+	SBX_AS=$NOBODY sbx --workspace "$WS" -- sh -c 'javac -d /tmp Hello.java && java -cp /tmp Hello'
+	if ((!HUNG)) && [[ $RC == 0 ]] && grep -q '^hello 32 ' "$OUT"; then
+		t_ok "javac and java run as nobody"
+	else
+		t_fail "javac and java run as nobody" "$(run_info)"
+	fi
+fi

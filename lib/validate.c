@@ -13,6 +13,7 @@
 
 #include "caller.h"
 #include "cleanup.h"
+#include "etcview.h"
 #include "path.h"
 
 #define SYSTEM_COPY_MAX (256L * 1024)
@@ -562,6 +563,8 @@ int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error
 
         if (p->workspace_mode != SBX_WS_NONE && (r = resolve_workspace(p, caller, &ws, e)) < 0)
                 return r;
+        if ((r = sbx_etc_view_add_packaged(p, e)) < 0)
+                return r;
 
         for (size_t i = 0; i < p->n_mounts;) {
                 struct sbx_mount *m = &p->mounts[i];
@@ -575,6 +578,9 @@ int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error
                                 return r;
                         drop |= r == 1;
                 }
+                /* What the system view carries under /etc: never a secret (lib/etcview.c). */
+                if (!drop && (r = sbx_etc_view_screen(p, i, &drop, e)) < 0)
+                        return r;
                 if (drop)
                         drop_mount(p, i);
                 else

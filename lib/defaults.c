@@ -17,7 +17,8 @@ static const char *const system_paths[] = {
 /* The /etc that programs need to run: users and groups (no passwords: those are in
  * shadow), name resolution, the dynamic loader, time zone, alternatives (Debian's
  * /usr/bin/cc, awk, editor… are symlinks through it), TLS roots, locale and shell
- * defaults.  Never shadow, gshadow, sudoers, ssh, or anything with credentials. */
+ * defaults.  Never shadow, gshadow, sudoers, ssh, or anything with credentials.  What
+ * installed packages ship under /etc is added at validation (lib/etcview.c). */
 static const char *const etc_paths[] = {
         "/etc/passwd", "/etc/group", "/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf",
         "/etc/gai.conf", "/etc/resolv.conf", "/etc/services", "/etc/protocols",

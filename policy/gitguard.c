@@ -61,20 +61,26 @@ static int push(char ***v, size_t *n, const char *s)
         return 0;
 }
 
-static bool has_dest(const struct sbx_plan *p, const char *dest)
+/* @path is @dir or below it. */
+static bool at_or_below(const char *path, const char *dir)
 {
-        for (size_t i = 0; i < p->n_mounts; i++)
-                if (strcmp(p->mounts[i].dest, dest) == 0)
-                        return true;
-        return false;
+        size_t n = strlen(dir);
+
+        return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/' || (n == 1 && dir[0] == '/'));
 }
 
 int sbx_git_bind(struct sbx_plan *p, enum sbx_mount_kind kind, const char *src, const char *dest, struct sbx_error *e)
 {
         int r;
 
-        if (has_dest(p, dest))
-                return 0;
+        /* Asked again read-only, a bind made read-write on the way to a deeper one
+         * becomes read-only (git_read_only_below() does the rest). */
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if (strcmp(p->mounts[i].dest, dest) == 0) {
+                        if (kind == SBX_MOUNT_RO && p->mounts[i].git && p->mounts[i].kind == SBX_MOUNT_RW)
+                                p->mounts[i].kind = SBX_MOUNT_RO;
+                        return 0;
+                }
         if ((r = sbx_plan_add_mount(p, kind, src, dest, 0, e)) < 0)
                 return r;
         p->mounts[p->n_mounts - 1].git = true;
@@ -827,6 +833,42 @@ static int guard_place(struct sbx_profile *pr, struct sbx_caller *caller, const 
         return commit ? sbx_git_commit_prepare(pr, caller, gitdir, common, e) : 0;
 }
 
+/* The mount nearest above @dest in @p, or NULL. */
+static const struct sbx_mount *mount_above(const struct sbx_plan *p, const char *dest)
+{
+        const struct sbx_mount *up = NULL;
+
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if (strcmp(p->mounts[i].dest, dest) != 0 && at_or_below(dest, p->mounts[i].dest) &&
+                    (!up || strlen(p->mounts[i].dest) > strlen(up->dest)))
+                        up = &p->mounts[i];
+        return up;
+}
+
+/* Read-only wins, whatever the order the binds were made in.  guard() mounts each
+ * directory on the way to a protected one onto itself, read-write, to pin it; such a
+ * directory may be found later to be a .git itself (a repository and its linked
+ * worktree side by side in a workspace meet the repository's .git first as the
+ * worktree's common directory, on the way to its worktrees/NAME), or a read-only bind
+ * may already stand above it.  A pinning bind below a read-only one would make
+ * writable again what that one protects, so it is read-only too: up through the
+ * pinning binds above it, the first other mount decides.  A commit mode top (a state
+ * tmpfs) is the designed writable place, and so is the workspace. */
+static void git_read_only_below(struct sbx_plan *p)
+{
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const struct sbx_mount *up = &p->mounts[i];
+
+                if (!up->git || up->kind != SBX_MOUNT_RW)
+                        continue;
+                do
+                        up = mount_above(p, up->dest);
+                while (up && up->git && up->kind == SBX_MOUNT_RW);
+                if (up && up->kind == SBX_MOUNT_RO)
+                        p->mounts[i].kind = SBX_MOUNT_RO;
+        }
+}
+
 int sbx_git_prepare(struct sbx_profile *pr, struct sbx_caller *caller, struct sbx_error *e)
 {
         struct sbx_plan *p = &pr->plan;
@@ -866,6 +908,7 @@ int sbx_git_prepare(struct sbx_profile *pr, struct sbx_caller *caller, struct sb
                 if ((r = guard_place(pr, caller, &pl, false, e)) < 0)
                         return r;
         }
+        git_read_only_below(p);
         return 0;
 }
 

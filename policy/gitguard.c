@@ -654,9 +654,55 @@ static bool usable_gitdir(struct sbx_caller *caller, const char *dotgit, const s
                S_ISREG(head.st_mode);
 }
 
+/* The .git files of @rp's linked worktrees that lie in @pl: the host's git runs in each
+ * one with what its .git file names, so a jail that rewrote one ("gitdir: <a directory
+ * of its own>") would hand the host's git its config.  Each worktrees/NAME/gitdir of
+ * the common directory names the worktree's .git (git's own list, at any depth: a
+ * .worktrees/ inside a repository the search for nested ones stops at is found too). */
+#define WORKTREES_MAX 1000
+
+static int guard_worktrees(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const struct repo *rp,
+                           struct sbx_error *e)
+{
+        _cleanup_close_ int fd = -1;
+        struct sbx_error soft = { 0 };
+        char dir[PATH_MAX];
+        struct dirent *de;
+        unsigned seen = 0;
+        DIR *d;
+        int r = 0;
+
+        if (!join(dir, sizeof(dir), rp->common, "worktrees") ||
+            caller->open(caller, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, SBX_ACCESS_READ, &fd, &soft) < 0 || !(d = fdopendir(fd)))
+                return 0; /* none: no linked worktree */
+        fd = -1;
+        while (r >= 0 && (de = readdir(d)) && ++seen < WORKTREES_MAX) {
+                _cleanup_free_ char *back = NULL;
+                char wt[PATH_MAX], path[PATH_MAX], dotgit[PATH_MAX];
+                const char *rel;
+                size_t len;
+
+                if (de->d_name[0] == '.' || !join(wt, sizeof(wt), dir, de->d_name) || !join(path, sizeof(path), wt, "gitdir") ||
+                    sbx_git_read(caller, path, PATH_MAX, &back, &len, &soft) < 0 || !back) {
+                        soft = (struct sbx_error){ 0 };
+                        continue;
+                }
+                back[strcspn(back, "\r\n")] = '\0';
+                /* One that is gone (not yet pruned) is no worktree the host uses. */
+                if (join_rel(wt, back, dotgit, sizeof(dotgit)) && (rel = below(pl, dotgit)) && strcmp(rel, ".git") != 0 &&
+                    caller->open(caller, dotgit, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &soft) == 0)
+                        r = guard(pr, caller, pl, rel, e);
+                closep(&fd);
+                soft = (struct sbx_error){ 0 };
+        }
+        closedir(d);
+        return r;
+}
+
 /* What the host's git reads of @rp and finds in @pl: hook directories and included
- * configuration its config places there, the .git of its submodules there, and its
- * git directory itself when that lies there (--separate-git-dir inside the tree). */
+ * configuration its config places there, the .git of its submodules and of its linked
+ * worktrees there, and its git directory itself when that lies there
+ * (--separate-git-dir inside the tree). */
 static int guard_repo(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const struct repo *rp, bool strict,
                       bool record, struct sbx_error *e)
 {
@@ -664,7 +710,8 @@ static int guard_repo(struct sbx_profile *pr, struct sbx_caller *caller, const s
         int r;
 
         if ((r = guard_hooks(pr, caller, pl, rp, strict, e)) < 0 ||
-            (r = guard_submodules(pr, caller, pl, rp->top, rp->gitdir, 0, strict, record, e)) < 0)
+            (r = guard_submodules(pr, caller, pl, rp->top, rp->gitdir, 0, strict, record, e)) < 0 ||
+            (r = guard_worktrees(pr, caller, pl, rp, e)) < 0)
                 return r;
         /* (The .git at the top of the place is guard_place()'s: read-only, or commit
          * mode's private top.) */

@@ -387,3 +387,33 @@ for pair in "app app-wt" "zz-app aa-wt"; do
 		else t_ok "repository and worktree side by side ($rn, $profile): the host's git runs nothing"; fi
 	done
 done
+
+# ---- a linked worktree inside a repository's working tree, the workspace above both
+# (~/src holding app/ with app/.worktrees/feature, as agents make them): the search for
+# nested repositories stops at app/, so the worktree's .git file was writable, and the
+# jail repointed it at a git directory of its own (its config: core.fsmonitor).  The
+# common directory's worktrees/NAME/gitdir lists every worktree's .git, at any depth.
+P=$T/proj
+rm -rf "$P" && mkdir -p "$P"
+"${G[@]}" init -q -b main "$P/app" && echo one >"$P/app/a" && printf '.worktrees\n' >"$P/app/.gitignore" &&
+	"${G[@]}" -C "$P/app" add a .gitignore && "${G[@]}" -C "$P/app" commit -qm one &&
+	"${G[@]}" -C "$P/app" worktree add -q -b feat "$P/app/.worktrees/feat" >/dev/null 2>&1
+repoint="cp -r app/.git/worktrees/feat evil && echo ../app/.git > evil/commondir &&
+	printf 'gitdir: $P/evil\n' > app/.worktrees/feat/.git; mkdir -p evil2/objects evil2/refs; echo 'ref: refs/heads/main' > evil2/HEAD;
+	cp app/.git/config evil2/config; $fsmon >> evil2/config; mkdir -p app/.worktrees/feat; true"
+cp -a "$P" "$T/proj.saved"
+(cd "$P" && MARK=$MARK bash -c "$repoint; printf 'gitdir: $P/evil2\n' > app/.worktrees/feat/.git") >/dev/null 2>&1
+(cd "$P/app/.worktrees/feat" && tgit_bound status)
+if [[ -e $MARK ]]; then t_ok "a worktree nested in a repository: control, a .git file repointed from the host runs it"
+else t_fail "a worktree nested in a repository: control, a .git file repointed from the host runs it" "it did not: the test proves nothing"; fi
+for profile in git workspace; do
+	rm -rf "$P" "$MARK" && cp -a "$T/proj.saved" "$P"
+	sbx --profile "$profile" --workspace "$P" --env MARK="$MARK" -- /bin/bash -c "$repoint; printf 'gitdir: $P/evil2\n' > app/.worktrees/feat/.git; echo ran > .sbx-ran"
+	[[ -e $P/.sbx-ran ]] || { t_fail "a worktree nested in a repository ($profile): not tested" "$(run_info)"; continue; }
+	(cd "$P/app/.worktrees/feat" && tgit_bound status && tgit_bound log -1)
+	if [[ -e $MARK ]]; then t_fail "a worktree nested in a repository ($profile): its .git file stays the host's" "the host's git ran it: $(cat "$MARK")"
+	elif ! grep -qx "gitdir: $P/app/.git/worktrees/feat" "$P/app/.worktrees/feat/.git"; then
+		t_fail "a worktree nested in a repository ($profile): its .git file stays the host's" "it is now: $(head -c 100 "$P/app/.worktrees/feat/.git")"
+	else t_ok "a worktree nested in a repository ($profile): its .git file stays the host's"; fi
+done
+rm -rf "$T/proj.saved"

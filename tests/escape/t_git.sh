@@ -417,3 +417,18 @@ for profile in git workspace; do
 	else t_ok "a worktree nested in a repository ($profile): its .git file stays the host's"; fi
 done
 rm -rf "$T/proj.saved"
+
+# ---- a --ro bind inside the workspace holding a repository: git's pinning bind of the
+# repository's directory (read-write, to pin its read-only .git) made writable again
+# what the caller asked read-only.  Read-only wins.
+rm -rf "$T/wsv" && mkdir -p "$T/wsv/vendor"
+"${G[@]}" init -q -b main "$T/wsv/vendor/lib" && echo one >"$T/wsv/vendor/lib/a" && "${G[@]}" -C "$T/wsv/vendor/lib" add a &&
+	"${G[@]}" -C "$T/wsv/vendor/lib" commit -qm one
+for profile in git workspace; do
+	sbx --profile "$profile" --workspace "$T/wsv" --ro "$T/wsv/vendor:$T/wsv/vendor" -- /bin/sh -c 'echo jail >> vendor/lib/a; echo ran > .sbx-ran'
+	if [[ ! -e $T/wsv/.sbx-ran ]]; then t_fail "a --ro bind holding a repository ($profile): not tested" "$(run_info)"
+	elif grep -q jail "$T/wsv/vendor/lib/a"; then t_fail "a --ro bind holding a repository ($profile): stays read-only" "the jail wrote vendor/lib/a"
+	else t_ok "a --ro bind holding a repository ($profile): stays read-only"; fi
+	rm -f "$T/wsv/.sbx-ran"
+	"${G[@]}" -C "$T/wsv/vendor/lib" checkout -q -- a
+done

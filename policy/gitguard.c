@@ -61,20 +61,26 @@ static int push(char ***v, size_t *n, const char *s)
         return 0;
 }
 
-static bool has_dest(const struct sbx_plan *p, const char *dest)
+/* @path is @dir or below it. */
+static bool at_or_below(const char *path, const char *dir)
 {
-        for (size_t i = 0; i < p->n_mounts; i++)
-                if (strcmp(p->mounts[i].dest, dest) == 0)
-                        return true;
-        return false;
+        size_t n = strlen(dir);
+
+        return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/' || (n == 1 && dir[0] == '/'));
 }
 
 int sbx_git_bind(struct sbx_plan *p, enum sbx_mount_kind kind, const char *src, const char *dest, struct sbx_error *e)
 {
         int r;
 
-        if (has_dest(p, dest))
-                return 0;
+        /* Asked again read-only, a bind made read-write on the way to a deeper one
+         * becomes read-only (git_read_only_below() does the rest). */
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if (strcmp(p->mounts[i].dest, dest) == 0) {
+                        if (kind == SBX_MOUNT_RO && p->mounts[i].git && p->mounts[i].kind == SBX_MOUNT_RW)
+                                p->mounts[i].kind = SBX_MOUNT_RO;
+                        return 0;
+                }
         if ((r = sbx_plan_add_mount(p, kind, src, dest, 0, e)) < 0)
                 return r;
         p->mounts[p->n_mounts - 1].git = true;
@@ -648,9 +654,55 @@ static bool usable_gitdir(struct sbx_caller *caller, const char *dotgit, const s
                S_ISREG(head.st_mode);
 }
 
+/* The .git files of @rp's linked worktrees that lie in @pl: the host's git runs in each
+ * one with what its .git file names, so a jail that rewrote one ("gitdir: <a directory
+ * of its own>") would hand the host's git its config.  Each worktrees/NAME/gitdir of
+ * the common directory names the worktree's .git (git's own list, at any depth: a
+ * .worktrees/ inside a repository the search for nested ones stops at is found too). */
+#define WORKTREES_MAX 1000
+
+static int guard_worktrees(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const struct repo *rp,
+                           struct sbx_error *e)
+{
+        _cleanup_close_ int fd = -1;
+        struct sbx_error soft = { 0 };
+        char dir[PATH_MAX];
+        struct dirent *de;
+        unsigned seen = 0;
+        DIR *d;
+        int r = 0;
+
+        if (!join(dir, sizeof(dir), rp->common, "worktrees") ||
+            caller->open(caller, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, SBX_ACCESS_READ, &fd, &soft) < 0 || !(d = fdopendir(fd)))
+                return 0; /* none: no linked worktree */
+        fd = -1;
+        while (r >= 0 && (de = readdir(d)) && ++seen < WORKTREES_MAX) {
+                _cleanup_free_ char *back = NULL;
+                char wt[PATH_MAX], path[PATH_MAX], dotgit[PATH_MAX];
+                const char *rel;
+                size_t len;
+
+                if (de->d_name[0] == '.' || !join(wt, sizeof(wt), dir, de->d_name) || !join(path, sizeof(path), wt, "gitdir") ||
+                    sbx_git_read(caller, path, PATH_MAX, &back, &len, &soft) < 0 || !back) {
+                        soft = (struct sbx_error){ 0 };
+                        continue;
+                }
+                back[strcspn(back, "\r\n")] = '\0';
+                /* One that is gone (not yet pruned) is no worktree the host uses. */
+                if (join_rel(wt, back, dotgit, sizeof(dotgit)) && (rel = below(pl, dotgit)) && strcmp(rel, ".git") != 0 &&
+                    caller->open(caller, dotgit, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &soft) == 0)
+                        r = guard(pr, caller, pl, rel, e);
+                closep(&fd);
+                soft = (struct sbx_error){ 0 };
+        }
+        closedir(d);
+        return r;
+}
+
 /* What the host's git reads of @rp and finds in @pl: hook directories and included
- * configuration its config places there, the .git of its submodules there, and its
- * git directory itself when that lies there (--separate-git-dir inside the tree). */
+ * configuration its config places there, the .git of its submodules and of its linked
+ * worktrees there, and its git directory itself when that lies there
+ * (--separate-git-dir inside the tree). */
 static int guard_repo(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const struct repo *rp, bool strict,
                       bool record, struct sbx_error *e)
 {
@@ -658,7 +710,8 @@ static int guard_repo(struct sbx_profile *pr, struct sbx_caller *caller, const s
         int r;
 
         if ((r = guard_hooks(pr, caller, pl, rp, strict, e)) < 0 ||
-            (r = guard_submodules(pr, caller, pl, rp->top, rp->gitdir, 0, strict, record, e)) < 0)
+            (r = guard_submodules(pr, caller, pl, rp->top, rp->gitdir, 0, strict, record, e)) < 0 ||
+            (r = guard_worktrees(pr, caller, pl, rp, e)) < 0)
                 return r;
         /* (The .git at the top of the place is guard_place()'s: read-only, or commit
          * mode's private top.) */
@@ -827,6 +880,42 @@ static int guard_place(struct sbx_profile *pr, struct sbx_caller *caller, const 
         return commit ? sbx_git_commit_prepare(pr, caller, gitdir, common, e) : 0;
 }
 
+/* The mount nearest above @dest in @p, or NULL. */
+static const struct sbx_mount *mount_above(const struct sbx_plan *p, const char *dest)
+{
+        const struct sbx_mount *up = NULL;
+
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if (strcmp(p->mounts[i].dest, dest) != 0 && at_or_below(dest, p->mounts[i].dest) &&
+                    (!up || strlen(p->mounts[i].dest) > strlen(up->dest)))
+                        up = &p->mounts[i];
+        return up;
+}
+
+/* Read-only wins, whatever the order the binds were made in.  guard() mounts each
+ * directory on the way to a protected one onto itself, read-write, to pin it; such a
+ * directory may be found later to be a .git itself (a repository and its linked
+ * worktree side by side in a workspace meet the repository's .git first as the
+ * worktree's common directory, on the way to its worktrees/NAME), or a read-only bind
+ * may already stand above it.  A pinning bind below a read-only one would make
+ * writable again what that one protects, so it is read-only too: up through the
+ * pinning binds above it, the first other mount decides.  A commit mode top (a state
+ * tmpfs) is the designed writable place, and so is the workspace. */
+static void git_read_only_below(struct sbx_plan *p)
+{
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const struct sbx_mount *up = &p->mounts[i];
+
+                if (!up->git || up->kind != SBX_MOUNT_RW)
+                        continue;
+                do
+                        up = mount_above(p, up->dest);
+                while (up && up->git && up->kind == SBX_MOUNT_RW);
+                if (up && up->kind == SBX_MOUNT_RO)
+                        p->mounts[i].kind = SBX_MOUNT_RO;
+        }
+}
+
 int sbx_git_prepare(struct sbx_profile *pr, struct sbx_caller *caller, struct sbx_error *e)
 {
         struct sbx_plan *p = &pr->plan;
@@ -866,6 +955,7 @@ int sbx_git_prepare(struct sbx_profile *pr, struct sbx_caller *caller, struct sb
                 if ((r = guard_place(pr, caller, &pl, false, e)) < 0)
                         return r;
         }
+        git_read_only_below(p);
         return 0;
 }
 

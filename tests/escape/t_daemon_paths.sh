@@ -134,6 +134,24 @@ if command -v git >/dev/null; then
 	else
 		t_fail "git profile through sandboxd: an object rewritten under its name is dropped" "rc=$RC err=$(head -c 300 "$ERR")"
 	fi
+	# A linked worktree through sandboxd: deleting, renaming and packing refs rewrites
+	# the common directory's packed-refs, written back as the caller.
+	UWT=$T/uwt URP=$T/urepo
+	mkdir -p "$UWT" "$URP" && chown "$U:$U" "$UWT" "$URP"
+	urg() { setpriv --reuid="$U" --regid="$U" --init-groups env HOME="$URP" GIT_CONFIG_NOSYSTEM=1 git -C "$URP" -c user.name=u -c user.email=u@u "$@"; }
+	urg init -q -b main . && urg commit -q --allow-empty -m one && urg worktree add -q -b uwt "$UWT" >"$T/wtadd.log" 2>&1 &&
+		urg branch x && urg tag t && urg branch ren && urg pack-refs --all ||
+		t_fail "setup: a repository and a linked worktree of the caller's" "$(head -c 300 "$T/wtadd.log")"
+	usbx --profile git --workspace "$UWT" -- /bin/sh -c 'git branch -D x >/dev/null && git tag -d t >/dev/null &&
+		{ git branch -m ren renamed 2>/dev/null; git rev-parse -q --verify renamed >/dev/null; } && git pack-refs --all'
+	refs=$(urg show-ref 2>&1 | awk '{print $2}' | tr '\n' ' ')
+	if [[ $RC == 0 && $refs != *refs/heads/x\ * && $refs != *refs/tags/t\ * && $refs != *refs/heads/ren\ * && $refs == *refs/heads/renamed\ * ]] &&
+		[[ $(stat -c %U "$URP/.git/packed-refs") == "$U" ]]; then
+		t_ok "git profile through sandboxd, a linked worktree: branch -D, tag -d, branch -m and pack-refs come back, as the caller"
+	else
+		t_fail "git profile through sandboxd, a linked worktree: branch -D, tag -d, branch -m and pack-refs come back, as the caller" \
+			"rc=$RC err=$(head -c 300 "$ERR"); refs: $refs"
+	fi
 	rm -rf "$WS/.git"
 	usbx --workspace "$WS" -- /bin/sh -c 'mkdir .git 2>/dev/null; echo x > .git/config 2>/dev/null; true'
 	if [[ $RC == 0 && ! -e $WS/.git ]]; then t_ok "workspace through sandboxd: no .git made, none left"

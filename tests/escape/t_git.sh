@@ -252,3 +252,183 @@ host_uses_repo
 "${G[@]}" -C "$T/wt" status >/dev/null 2>&1
 if [[ -e $MARK ]]; then t_fail "linked worktree: config and hooks of the common directory stay the host's" "it ran"
 else t_ok "linked worktree: config and hooks of the common directory stay the host's"; fi
+
+# ---- refs deleted, renamed and packed, in a plain repository and in a linked worktree
+# Deleting a ref rewrites packed-refs under packed-refs.lock at the top of the common
+# directory, so this is what needs that top writable (issue 14).  Each ref is both
+# packed and loose before the run, so that every command rewrites packed-refs.
+# refs_session DIR GITDIR: git in DIR (the workspace), the repository's common GITDIR.
+refs_session() {
+	local dir=$1 common=$2 what=$3 refs
+	"${G[@]}" -C "$dir" branch -f x main && "${G[@]}" -C "$dir" branch -f ren main && "${G[@]}" -C "$dir" tag -f t main >/dev/null &&
+		"${G[@]}" -C "$dir" pack-refs --all && "${G[@]}" -C "$dir" branch -f keep main && "${G[@]}" -C "$dir" tag -f t2 main >/dev/null
+	sbx --profile git --workspace "$dir" -- /bin/sh -c 'git branch -D x >/dev/null && git tag -d t >/dev/null &&
+		{ git branch -m ren renamed 2>/dev/null; git rev-parse -q --verify renamed >/dev/null; } &&
+		git pack-refs --all && echo ok > .sbx-ran'
+	refs=$("${G[@]}" -C "$dir" show-ref 2>&1 | awk '{print $2}' | tr '\n' ' ')
+	if [[ $RC == 0 && -e $dir/.sbx-ran ]] && [[ $refs != *refs/heads/x\ * && $refs != *refs/tags/t\ * && $refs != *refs/heads/ren\ * ]] &&
+		[[ $refs == *refs/heads/renamed\ * && $refs == *refs/heads/keep\ * && $refs == *refs/tags/t2\ * ]] &&
+		[[ -z $(find "$common/refs" -type f 2>/dev/null) ]] && ! [[ -e $common/packed-refs.lock ]] &&
+		"${G[@]}" -C "$dir" fsck --no-progress >/dev/null 2>&1; then
+		t_ok "$what: branch -D, tag -d, branch -m and pack-refs --all come back to the host's git"
+	else
+		t_fail "$what: branch -D, tag -d, branch -m and pack-refs --all come back to the host's git" \
+			"$(run_info); refs: $refs; loose: $(find "$common/refs" -type f 2>/dev/null | tr '\n' ' ')"
+	fi
+	rm -f "$dir/.sbx-ran"
+}
+new_repo
+refs_session "$WS" "$WS/.git" "plain repository"
+new_repo
+rm -rf "$T/wt"
+hgit worktree prune
+hgit worktree add -q -b wt "$T/wt" >/dev/null 2>&1
+refs_session "$T/wt" "$WS/.git" "linked worktree"
+# A bare repository's linked worktree: the common directory is the bare repository.
+new_repo
+rm -rf "$T/bare.git" "$T/bwt" "$T/wt"
+hgit worktree prune
+"${G[@]}" clone -q --bare "$WS" "$T/bare.git" && "${G[@]}" -C "$T/bare.git" worktree add -q "$T/bwt" main >/dev/null 2>&1
+refs_session "$T/bwt" "$T/bare.git" "bare repository's linked worktree"
+
+# ---- a packed-refs the jail crafts: never the host's unless it is git's own format
+# packed-refs is "<oid> <refname>" lines and "^<oid>" peeled lines after an optional
+# "# pack-refs with:" line (gitrepository-layout(5), refs/packed-backend.c); git reads
+# nothing else there, and runs nothing from it.  Whatever else a jail leaves stays
+# with the jail: config text, names outside refs/, a FIFO (the host's git would block
+# on it), a symlink (the host's git would read through it), a lock left behind (the
+# host's git could no longer delete a ref), NUL bytes, unsorted names marked sorted.
+# crafted NAME PLANT: PLANT is shell run in the jail in the workspace $1 with $P the
+# common directory's packed-refs and $O a valid object name.
+crafted() {
+	local name=$1 plant=$2 dir=$3 common=$4 oid before why=""
+	oid=$("${G[@]}" -C "$dir" rev-parse HEAD)
+	"${G[@]}" -C "$dir" pack-refs --all
+	before=$(cat "$common/packed-refs")
+	rm -f "$MARK"
+	sbx --profile git --workspace "$dir" --env MARK="$MARK" --env O="$oid" --env P="$common/packed-refs" -- /bin/bash -c "$plant; echo ran > .sbx-ran"
+	[[ -e $dir/.sbx-ran ]] || { t_fail "crafted packed-refs ($name): not tested" "the jail did not run: $(run_info)"; return; }
+	rm -f "$dir/.sbx-ran"
+	(cd "$dir" && tgit_bound status && tgit_bound log -1 && tgit_bound show-ref && tgit_bound branch -f probe-ref main && tgit_bound branch -D probe-ref) ||
+		why="the host's git failed or hung afterwards (rc $?)"
+	if [[ -e $MARK ]]; then why="the host's git ran it: $(cat "$MARK")"
+	elif [[ ! -f $common/packed-refs || -L $common/packed-refs ]]; then why="the host's packed-refs is no longer a file"
+	elif [[ $(cat "$common/packed-refs") != "$before" ]]; then why="the host's packed-refs is the jail's: $(head -c 200 "$common/packed-refs" | tr '\n' '|')"
+	elif [[ -e $common/packed-refs.lock ]]; then why="a packed-refs.lock was left on the host"
+	elif [[ -e $common/worktrees/wt/packed-refs ]]; then why="a packed-refs appeared in the worktree's own git directory"
+	fi
+	if [[ -n $why ]]; then t_fail "crafted packed-refs ($name, $where): stays with the jail" "$why; $(run_info)"
+	else t_ok "crafted packed-refs ($name, $where): stays with the jail"; fi
+}
+tgit_bound() { timeout -k 2 5 "${G[@]}" "$@" </dev/null >/dev/null 2>&1; }
+# The FIFO control: planted from the host, git blocks on it.
+new_repo
+rm -f "$WS/.git/packed-refs" && mkfifo "$WS/.git/packed-refs"
+if ! (cd "$WS" && tgit_bound show-ref); then t_ok "crafted packed-refs: control, a FIFO planted from the host blocks or breaks its git"
+else t_fail "crafted packed-refs: control, a FIFO planted from the host blocks or breaks its git" "git read it: the test proves nothing"; fi
+rm -f "$WS/.git/packed-refs"
+for where in plain worktree; do
+	new_repo
+	dir=$WS
+	if [[ $where == worktree ]]; then
+		rm -rf "$T/wt" && hgit worktree prune && hgit worktree add -q -b wt "$T/wt" >/dev/null 2>&1
+		dir=$T/wt
+	fi
+	crafted "config text" 'printf "[core]\n\tfsmonitor = \"echo packed > $MARK; false\"\n[alias]\n\tst = !touch $MARK\n" > "$P"' "$dir" "$WS/.git"
+	crafted "config text after a valid ref" 'printf "$O refs/heads/main\n[core]\n\tfsmonitor = \"echo packed > $MARK\"\n" > "$P"' "$dir" "$WS/.git"
+	crafted "a name outside refs/" 'printf "$O refs/../config\n$O ../../config\n" > "$P"' "$dir" "$WS/.git"
+	crafted "HEAD and a worktree ref" 'printf "$O HEAD\n$O worktrees/wt/HEAD\n" > "$P"' "$dir" "$WS/.git"
+	crafted "a peeled line with no ref" 'printf "# pack-refs with: peeled fully-peeled sorted \n^$O\n$O refs/heads/main\n" > "$P"' "$dir" "$WS/.git"
+	crafted "two peeled lines" 'printf "$O refs/tags/x\n^$O\n^$O\n" > "$P"' "$dir" "$WS/.git"
+	crafted "unsorted names marked sorted" 'printf "# pack-refs with: peeled fully-peeled sorted \n$O refs/tags/z\n$O refs/heads/main\n" > "$P"' "$dir" "$WS/.git"
+	crafted "a NUL byte" 'printf "$O refs/heads/main\0x\n" > "$P"' "$dir" "$WS/.git"
+	crafted "a CR line end" 'printf "$O refs/heads/main\r\n" > "$P"' "$dir" "$WS/.git"
+	crafted "a FIFO" 'rm -f "$P"; mkfifo "$P"' "$dir" "$WS/.git"
+	crafted "a symlink to the config" 'rm -f "$P"; ln -s config "$P"' "$dir" "$WS/.git"
+	crafted "a symlink out" 'rm -f "$P"; ln -s /etc/passwd "$P"' "$dir" "$WS/.git"
+	crafted "a lock left behind" 'printf "$O refs/heads/gone\n" > "$P.lock"' "$dir" "$WS/.git"
+	crafted "a directory" 'rm -f "$P"; mkdir "$P"' "$dir" "$WS/.git"
+	crafted "in the worktree's own git directory" 'printf "[core]\n\tfsmonitor = \"echo packed > $MARK\"\n" > "$(git rev-parse --git-dir)/packed-refs"' "$dir" "$WS/.git"
+done
+
+# ---- a repository and its linked worktree side by side in the workspace (attack)
+# The workspace is a project directory holding both (~/src/app and ~/src/app-wt): the
+# repository's .git is met twice, once as the common directory on the way to the
+# worktree's worktrees/NAME (mounted onto itself, read-write, to pin it), once as a
+# repository of its own; it must end read-only, and everything below it, in either
+# order (the order is readdir's, so both namings are tried).
+for pair in "app app-wt" "zz-app aa-wt"; do
+	read -r rn wn <<<"$pair"
+	P=$T/proj
+	rm -rf "$P" && mkdir -p "$P"
+	"${G[@]}" init -q -b main "$P/$rn" && echo one >"$P/$rn/a" && "${G[@]}" -C "$P/$rn" add a && "${G[@]}" -C "$P/$rn" commit -qm one &&
+		"${G[@]}" -C "$P/$rn" worktree add -q -b wt "$P/$wn" >/dev/null 2>&1
+	plant="$fsmon >> $rn/.git/config; mkdir -p $rn/.git/hooks; $hook > $rn/.git/hooks/post-commit; chmod +x $rn/.git/hooks/post-commit"
+	if [[ $rn == app ]]; then
+		cp -a "$P/$rn/.git" "$T/gitdir.saved"
+		(cd "$P" && MARK=$MARK bash -c "$plant") >/dev/null 2>&1
+		(cd "$P/$rn" && tgit_bound status && echo more >>a && tgit_bound commit -qam host)
+		if [[ -e $MARK ]]; then t_ok "repository and worktree side by side: control, planted from the host it runs"
+		else t_fail "repository and worktree side by side: control, planted from the host it runs" "it did not: the test proves nothing"; fi
+		rm -rf "$P/$rn/.git" && mv "$T/gitdir.saved" "$P/$rn/.git" && "${G[@]}" -C "$P/$rn" checkout -q -- a
+	fi
+	for profile in git workspace; do
+		rm -f "$MARK"
+		sbx --profile "$profile" --workspace "$P" --env MARK="$MARK" -- /bin/bash -c "
+			$fsmon >> $rn/.git/config; mkdir -p $rn/.git/hooks; $hook > $rn/.git/hooks/post-commit; chmod +x $rn/.git/hooks/post-commit;
+			$fsmon > $rn/.git/worktrees/wt/config.worktree; mkdir -p $rn/.git/worktrees/evil && echo .. > $rn/.git/worktrees/evil/commondir;
+			echo ran > .sbx-ran"
+		[[ -e $P/.sbx-ran ]] || { t_fail "repository and worktree side by side ($rn, $profile): not tested" "$(run_info)"; continue; }
+		rm -f "$P/.sbx-ran"
+		(cd "$P/$rn" && tgit_bound status && echo more >>a && tgit_bound commit -qam host)
+		(cd "$P/$wn" && tgit_bound status)
+		if [[ -e $MARK ]]; then t_fail "repository and worktree side by side ($rn, $profile): the host's git runs nothing" "it ran: $(cat "$MARK")"
+		elif [[ -e $P/$rn/.git/worktrees/evil ]]; then t_fail "repository and worktree side by side ($rn, $profile): the host's git runs nothing" "the jail wrote the repository's worktrees/"
+		else t_ok "repository and worktree side by side ($rn, $profile): the host's git runs nothing"; fi
+	done
+done
+
+# ---- a linked worktree inside a repository's working tree, the workspace above both
+# (~/src holding app/ with app/.worktrees/feature, as agents make them): the search for
+# nested repositories stops at app/, so the worktree's .git file was writable, and the
+# jail repointed it at a git directory of its own (its config: core.fsmonitor).  The
+# common directory's worktrees/NAME/gitdir lists every worktree's .git, at any depth.
+P=$T/proj
+rm -rf "$P" && mkdir -p "$P"
+"${G[@]}" init -q -b main "$P/app" && echo one >"$P/app/a" && printf '.worktrees\n' >"$P/app/.gitignore" &&
+	"${G[@]}" -C "$P/app" add a .gitignore && "${G[@]}" -C "$P/app" commit -qm one &&
+	"${G[@]}" -C "$P/app" worktree add -q -b feat "$P/app/.worktrees/feat" >/dev/null 2>&1
+repoint="cp -r app/.git/worktrees/feat evil && echo ../app/.git > evil/commondir &&
+	printf 'gitdir: $P/evil\n' > app/.worktrees/feat/.git; mkdir -p evil2/objects evil2/refs; echo 'ref: refs/heads/main' > evil2/HEAD;
+	cp app/.git/config evil2/config; $fsmon >> evil2/config; mkdir -p app/.worktrees/feat; true"
+cp -a "$P" "$T/proj.saved"
+(cd "$P" && MARK=$MARK bash -c "$repoint; printf 'gitdir: $P/evil2\n' > app/.worktrees/feat/.git") >/dev/null 2>&1
+(cd "$P/app/.worktrees/feat" && tgit_bound status)
+if [[ -e $MARK ]]; then t_ok "a worktree nested in a repository: control, a .git file repointed from the host runs it"
+else t_fail "a worktree nested in a repository: control, a .git file repointed from the host runs it" "it did not: the test proves nothing"; fi
+for profile in git workspace; do
+	rm -rf "$P" "$MARK" && cp -a "$T/proj.saved" "$P"
+	sbx --profile "$profile" --workspace "$P" --env MARK="$MARK" -- /bin/bash -c "$repoint; printf 'gitdir: $P/evil2\n' > app/.worktrees/feat/.git; echo ran > .sbx-ran"
+	[[ -e $P/.sbx-ran ]] || { t_fail "a worktree nested in a repository ($profile): not tested" "$(run_info)"; continue; }
+	(cd "$P/app/.worktrees/feat" && tgit_bound status && tgit_bound log -1)
+	if [[ -e $MARK ]]; then t_fail "a worktree nested in a repository ($profile): its .git file stays the host's" "the host's git ran it: $(cat "$MARK")"
+	elif ! grep -qx "gitdir: $P/app/.git/worktrees/feat" "$P/app/.worktrees/feat/.git"; then
+		t_fail "a worktree nested in a repository ($profile): its .git file stays the host's" "it is now: $(head -c 100 "$P/app/.worktrees/feat/.git")"
+	else t_ok "a worktree nested in a repository ($profile): its .git file stays the host's"; fi
+done
+rm -rf "$T/proj.saved"
+
+# ---- a --ro bind inside the workspace holding a repository: git's pinning bind of the
+# repository's directory (read-write, to pin its read-only .git) made writable again
+# what the caller asked read-only.  Read-only wins.
+rm -rf "$T/wsv" && mkdir -p "$T/wsv/vendor"
+"${G[@]}" init -q -b main "$T/wsv/vendor/lib" && echo one >"$T/wsv/vendor/lib/a" && "${G[@]}" -C "$T/wsv/vendor/lib" add a &&
+	"${G[@]}" -C "$T/wsv/vendor/lib" commit -qm one
+for profile in git workspace; do
+	sbx --profile "$profile" --workspace "$T/wsv" --ro "$T/wsv/vendor:$T/wsv/vendor" -- /bin/sh -c 'echo jail >> vendor/lib/a; echo ran > .sbx-ran'
+	if [[ ! -e $T/wsv/.sbx-ran ]]; then t_fail "a --ro bind holding a repository ($profile): not tested" "$(run_info)"
+	elif grep -q jail "$T/wsv/vendor/lib/a"; then t_fail "a --ro bind holding a repository ($profile): stays read-only" "the jail wrote vendor/lib/a"
+	else t_ok "a --ro bind holding a repository ($profile): stays read-only"; fi
+	rm -f "$T/wsv/.sbx-ran"
+	"${G[@]}" -C "$T/wsv/vendor/lib" checkout -q -- a
+done

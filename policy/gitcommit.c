@@ -109,6 +109,22 @@ static int add_file(struct sbx_git_root *root, const char *name, int fd, const s
         return 0;
 }
 
+/* refs/replace/ is ref data that git reads as an instruction: each ref there makes the
+ * host's git show another object wherever it meets the one named (git-replace(1)), so
+ * a jail could make `git diff` and `git log` hide what it changed.  Read-only, made
+ * first (as the caller, as git would) so that it is the host's. */
+static int protect_replace(struct sbx_profile *pr, struct sbx_caller *caller, const char *refs, struct sbx_error *e)
+{
+        char path[PATH_MAX];
+        int r;
+
+        if ((r = caller->mkdir(caller, refs, "replace", 0755, e)) < 0)
+                return r;
+        if (snprintf(path, sizeof(path), "%s/replace", refs) >= (int)sizeof(path))
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", refs, "the path is too long");
+        return sbx_git_bind(&pr->plan, SBX_MOUNT_RO, path, path, e);
+}
+
 /* One entry at the top of the host's git directory: a state file to copy, a data
  * directory to bind read-write, or anything else read-only.  No symlink: git would
  * follow it to wherever it points, and the jail must see what the host's git sees. */
@@ -163,7 +179,11 @@ static int top_entry(struct sbx_profile *pr, struct sbx_caller *caller, struct s
                         if (push_sweep(&pr->gitstate, path) < 0)
                                 return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", path, "out of memory");
                 }
-                return sbx_git_bind(&pr->plan, SBX_MOUNT_RW, path, path, e);
+                if ((r = sbx_git_bind(&pr->plan, SBX_MOUNT_RW, path, path, e)) < 0)
+                        return r;
+                if (strcmp(name, "refs") == 0 && kind != WORKTREE)
+                        return protect_replace(pr, caller, path, e);
+                return 0;
         }
         return sbx_git_bind(&pr->plan, SBX_MOUNT_RO, path, path, e);
 }

@@ -480,6 +480,10 @@ static int check_packed_refs(const uint8_t *buf, size_t len, char *why, size_t w
                     !sbx_git_refname_ok(sp + 1, n - (size_t)(sp - s) - 1))
                         return sbx_git_bad(why, ws, "line %u: not '<object name> <ref name under refs/>'", l.n);
                 n -= (size_t)(sp - s) + 1;
+                /* A replace ref makes git show another object in place of one
+                 * (git-replace(1)): never from a jail (refs/replace/ is read-only). */
+                if (n >= 13 && memcmp(sp + 1, "refs/replace/", 13) == 0)
+                        return sbx_git_bad(why, ws, "line %u: a replace ref (refs/replace/), which would make git show another object in place of one", l.n);
                 if (sorted && prev && refcmp(prev, prev_n, sp + 1, n) >= 0)
                         return sbx_git_bad(why, ws, "line %u: ref names out of order in a file marked sorted", l.n);
                 prev = sp + 1;

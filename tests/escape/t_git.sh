@@ -351,6 +351,37 @@ for where in plain worktree; do
 	crafted "in the worktree's own git directory" 'printf "[core]\n\tfsmonitor = \"echo packed > $MARK\"\n" > "$(git rev-parse --git-dir)/packed-refs"' "$dir" "$WS/.git"
 done
 
+# ---- replace refs (git-replace(1)): ref data the host's git reads as an instruction,
+# to show another object wherever it meets the one named.  A jail that changed a file
+# could replace HEAD's commit with one whose tree holds the change, and the host's
+# `git status`/`git diff` would show nothing.  Neither a loose nor a packed replace
+# ref reaches the host.
+for where in plain worktree; do
+	new_repo
+	dir=$WS
+	if [[ $where == worktree ]]; then
+		rm -rf "$T/wt" && hgit worktree prune && hgit worktree add -q -b wt "$T/wt" >/dev/null 2>&1
+		dir=$T/wt
+	fi
+	before=$("${G[@]}" -C "$dir" rev-parse HEAD)
+	# The jail's forgery: a commit like HEAD whose tree holds its change to 'a'.
+	sbx --profile git --workspace "$dir" -- /bin/bash -c '
+		export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+		echo evil >> a
+		blob=$(git hash-object -w a); tree=$(printf "100644 blob %s\ta\n" "$blob" | git mktree)
+		fake=$(git commit-tree "$tree" -m one)
+		git replace HEAD "$fake" 2>/dev/null; echo "loose rc=$?"
+		printf "%s refs/replace/%s\n" "$fake" "$(git rev-parse HEAD)" >> "$(git rev-parse --git-common-dir)/packed-refs"
+		echo ran'
+	t_check "replace ref ($where): the jail ran" "$(run_info)" grep -q '^ran$' "$OUT"
+	t_check "replace ref ($where): the loose one is refused in the jail" "$(run_info)" grep -q '^loose rc=[1-9]' "$OUT"
+	reps=$("${G[@]}" -C "$dir" replace -l 2>&1)
+	t_check "replace ref ($where): the host's git has none afterwards" "replace -l: $reps" test -z "$reps"
+	t_check "replace ref ($where): the host's git still sees its own HEAD and the change" \
+		"HEAD $("${G[@]}" -C "$dir" rev-parse HEAD) (was $before); status: $("${G[@]}" -C "$dir" status --porcelain | head -c 200)" \
+		test "$("${G[@]}" -C "$dir" rev-parse HEAD)" = "$before" -a "$("${G[@]}" -C "$dir" status --porcelain -- a)" = " M a"
+done
+
 # ---- a repository and its linked worktree side by side in the workspace (attack)
 # The workspace is a project directory holding both (~/src/app and ~/src/app-wt): the
 # repository's .git is met twice, once as the common directory on the way to the

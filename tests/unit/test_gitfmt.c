@@ -457,6 +457,7 @@ static void states(void)
         state_bad("packed-refs", OID " HEAD\n", 0, "a ref outside refs/");
         state_bad("packed-refs", OID " refs/heads/a\n# comment\n", 0, "a comment after the first line");
         state_bad("packed-refs", "# something else\n", 0, "a first comment that is not the traits line");
+        state_bad("packed-refs", OID " refs/heads/main\n" OID " refs/replace/" OID "\n", 0, "a replace ref (git-replace(1))");
         state_bad("packed-refs", OID "  refs/heads/a\n", 0, "two spaces");
         state_bad("MERGE_MODE", "ff", 0, "'ff'");
         state_bad("MERGE_MODE", "no-ff\n", 0, "'no-ff' with a newline");

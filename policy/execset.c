@@ -6,6 +6,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -155,6 +156,41 @@ static int add_file(const struct execset *x, const char *path, unsigned depth)
         return 1;
 }
 
+/* A compiler driver is a program that runs programs: gcc runs cc1 (cc1plus for C++),
+ * collect2, lto-wrapper from its own directory, and as and ld from PATH.  They are the
+ * system's files, as the driver is; what they write lands on noexec mounts outside the
+ * set, so listing them lets nothing the jail wrote run. */
+static bool is_cc_driver(const char *name)
+{
+        static const char *const drivers[] = { "cc", "c++", "gcc", "g++", "c89", "c99", "cpp" };
+
+        for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
+                if (strcmp(name, drivers[i]) == 0)
+                        return true;
+        return false;
+}
+
+static int add_cc_companions(const struct execset *x)
+{
+        static const char *const dirs[] = { "/usr/lib/gcc/*/*/*", "/usr/libexec/gcc/*/*/*" };
+        int r;
+
+        if ((r = add_name(x, "as", 0)) < 0 || (r = add_name(x, "ld", 0)) < 0)
+                return r;
+        for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+                glob_t g;
+
+                if (glob(dirs[i], GLOB_NOSORT, NULL, &g) != 0)
+                        continue;
+                for (size_t j = 0; j < g.gl_pathc && r >= 0; j++)
+                        r = add_file(x, g.gl_pathv[j], 0);
+                globfree(&g);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
 int sbx_execset_build(struct sbx_profile *pr)
 {
         const struct execset x = {
@@ -162,11 +198,14 @@ int sbx_execset_build(struct sbx_profile *pr)
                 .path_env = sbx_plan_get_env(&pr->plan, "PATH"),
                 .mdwe = pr->plan.mdwe,
         };
+        bool cc = false;
         int r;
 
         pr->plan.exec_restricted = true;
-        for (size_t i = 0; i < pr->commands.allow.n; i++)
+        for (size_t i = 0; i < pr->commands.allow.n; i++) {
                 if ((r = add_name(&x, pr->commands.allow.v[i], 0)) < 0)
                         return r;
-        return 0;
+                cc = cc || is_cc_driver(pr->commands.allow.v[i]);
+        }
+        return cc ? add_cc_companions(&x) : 0;
 }

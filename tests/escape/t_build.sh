@@ -66,3 +66,39 @@ done
 SBX_AS=$uid sbx --profile build --workspace "$T/home/proj" -- ccache -s
 if [[ $RC == 0 ]] && grep -Eq '(cache hit|Hits).*[1-9]' "$OUT"; then t_ok "build: the second compile in a new jail is a ccache hit"
 else t_fail "build: the second compile in a new jail is a ccache hit" "$(run_info); $(head -c 400 "$OUT" | tr '\n' '|')"; fi
+
+# ... and they are where the host can see them: the cached results of those compiles are
+# files under the workspace's directory in ~/.cache/sbx/build, and none went to the
+# caller's own ccache directories (~/.ccache, ~/.cache/ccache: the control above used
+# the latter, so it is counted before and after) nor anywhere else in the home.
+proj_cache=$(for d in "$T"/home/.cache/sbx/build/*/ccache; do find "$d" -type f -name '*R' | grep -q . && echo "$d"; done | head -1)
+t_check "build: ccache's results are files in the per-workspace cache on the host" \
+	"$(find "$T/home/.cache/sbx/build" -maxdepth 3 | head -20 | tr '\n' ' ')" test -n "$proj_cache"
+t_check "build: nothing went to ~/.ccache, ~/.cache/ccache holds only the control's files" \
+	"$(ls -A "$T/home/.ccache" "$T/home/.cache/ccache" 2>&1 | tr '\n' ' ')" \
+	eval '[[ ! -e $T/home/.ccache ]] && [[ -z $(find "$T/home/.cache/ccache" -type f -name "*R" -newer "$T/home/proj/x.o" 2>/dev/null) ]]'
+
+# Go: GOCACHE is the bound directory, and a build works in a workspace that is not a
+# git repository (where the jail's read-only .git guard would make go's VCS stamping run
+# `git status` and fail the build).  Two fresh jails build; the second compiles nothing.
+if command -v go >/dev/null; then
+	mkdir -p "$T/home/goproj"
+	printf 'module example.com/hi\n\ngo 1.18\n' >"$T/home/goproj/go.mod"
+	printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("go-built-ok") }\n' >"$T/home/goproj/main.go"
+	chown -R "$uid:$uid" "$T/home/goproj"
+	SBX_AS=$uid sbx --profile build --workspace "$T/home/goproj" -- sh -c 'go env GOCACHE && go build -o hi . && ./hi'
+	if [[ $RC == 0 ]] && grep -q go-built-ok "$OUT" && grep -qx /var/cache/sbx/go-build "$OUT"; then
+		t_ok "build: go build in a workspace without git, GOCACHE in the bound cache"
+	else t_fail "build: go build in a workspace without git, GOCACHE in the bound cache" "$(run_info); $(head -c 300 "$OUT" | tr '\n' '|')"; fi
+	gocache=$(for d in "$T"/home/.cache/sbx/build/*; do [[ -d $d/go-build ]] && echo "$d/go-build"; done | head -1)
+	t_check "build: go's build cache is files in the per-workspace cache on the host" "$gocache" \
+		test -n "$gocache" -a "$(find "${gocache:-/nonexistent}" -type f -name '*-d' 2>/dev/null | wc -l)" -gt 10
+	rm -f "$T/home/goproj/hi"
+	SBX_AS=$uid sbx --profile build --workspace "$T/home/goproj" -- go build -x -o hi .
+	if [[ $RC == 0 ]] && [[ -x $T/home/goproj/hi ]] && ! grep -Eq '/compile( |$)' "$ERR"; then
+		t_ok "build: the second go build in a new jail compiles nothing (cache hits)"
+	else t_fail "build: the second go build in a new jail compiles nothing (cache hits)" "rc=$RC; $(grep -E '/compile( |$)' "$ERR" | head -c 300)"; fi
+	t_check "build: nothing went to the caller's ~/.cache/go-build" "$(ls -A "$T/home/.cache")" test ! -e "$T/home/.cache/go-build"
+else
+	t_skip "build: go caches" "go is not installed"
+fi

@@ -481,7 +481,8 @@ static void test_shipped(void)
                               pr.plan.limits.memory == sbx_physical_memory() / 4 * 3);
                 CHECK(G, "build: caches of its own, made when missing, never the caller's",
                       cache && cache->kind == SBX_MOUNT_RW && cache->create && str_is(cache->source, "/home/u/.cache/sbx/build/0123456789abcdef") &&
-                              !mount_at(&pr, "/home/u/.cache/ccache") && env_is(&pr, "CCACHE_DIR", "/var/cache/sbx/ccache"));
+                              !mount_at(&pr, "/home/u/.cache/ccache") && env_is(&pr, "CCACHE_DIR", "/var/cache/sbx/ccache") &&
+                              env_is(&pr, "GOCACHE", "/var/cache/sbx/go-build") && env_is(&pr, "GOFLAGS", "-buildvcs=false"));
                 CHECK(G, "build: environment merged",
                       env_is(&pr, "MAKEFLAGS", "-j4") && env_is(&pr, "LANG", "C.UTF-8") &&
                               sbx_strv_contains(&pr.env_pass, "CC") && sbx_strv_contains(&pr.env_pass, "TERM"));

@@ -384,6 +384,8 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, bool noexec,
         case SBX_MOUNT_COPY:
                 return copy_file(root, m, e);
         case SBX_MOUNT_TMPFS:
+                if (sbx_mount_is_shm(m)) /* its size is /dev/shm's: apply_dev() */
+                        return 0;
                 snprintf(data, sizeof(data), "mode=1777,size=%llu", (unsigned long long)m->size);
                 if ((r = mount_new(root, m->dest, m->system, "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), data, e)) < 0)
                         return r;
@@ -403,7 +405,8 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, bool noexec,
 }
 
 /* A minimal /dev: the harmless character devices bound from the host (a user
- * namespace cannot mknod), a private devpts, a private /dev/shm. */
+ * namespace cannot mknod), a private devpts, a private /dev/shm
+ * of the plan's size (sbx_plan_shm_size()). */
 static int make_dev_nodes(int root, int dev, bool userns, struct sbx_error *e)
 {
         char path[64];
@@ -430,9 +433,11 @@ static int make_dev_nodes(int root, int dev, bool userns, struct sbx_error *e)
         return 0;
 }
 
-static int apply_dev(int root, bool userns, bool noexec, struct sbx_mount_out *out, struct sbx_error *e)
+static int apply_dev(int root, const struct sbx_plan *p, struct sbx_mount_out *out, struct sbx_error *e)
 {
         _cleanup_close_ int dev = -1;
+        bool noexec = p->exec_restricted;
+        char shm[64];
         int r;
 
         /* Not nodev: it holds the nodes (made here as root).  Read-only once built
@@ -444,9 +449,10 @@ static int apply_dev(int root, bool userns, bool noexec, struct sbx_mount_out *o
         dev = openat2_in_root(root, "dev", O_PATH | O_DIRECTORY, true);
         if (dev < 0)
                 return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "openat2", "/dev", "cannot open the new /dev");
-        if ((r = make_dev_nodes(root, dev, userns, e)) < 0 ||
+        snprintf(shm, sizeof(shm), "mode=1777,size=%llu", (unsigned long long)sbx_plan_shm_size(p));
+        if ((r = make_dev_nodes(root, dev, p->userns, e)) < 0 ||
             (r = mount_new(root, "/dev/pts", true, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620", e)) < 0 ||
-            (r = mount_new(root, "/dev/shm", true, "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), "mode=1777,size=64m", e)) < 0)
+            (r = mount_new(root, "/dev/shm", true, "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), shm, e)) < 0)
                 return r;
         note_private(out, root, "/dev/shm");
         for (size_t i = 0; i < ELEMENTSOF(dev_links); i++)
@@ -570,7 +576,7 @@ static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_mou
                 if ((r = apply_one(root, &p->mounts[i], trees[i], p->exec_restricted, out, e)) < 0)
                         return r;
         /* 5. /dev and /proc. */
-        if ((r = apply_dev(root, p->userns, p->exec_restricted, out, e)) < 0 ||
+        if ((r = apply_dev(root, p, out, e)) < 0 ||
             (!p->no_proc && (r = apply_proc(root, p->userns, e)) < 0))
                 return r;
         /* 6. Switch. */

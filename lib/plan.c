@@ -111,6 +111,21 @@ const char *sbx_plan_get_env(const struct sbx_plan *p, const char *name)
         return NULL;
 }
 
+bool sbx_mount_is_shm(const struct sbx_mount *m)
+{
+        return m->kind == SBX_MOUNT_TMPFS && strcmp(m->dest, SBX_SHM_PATH) == 0;
+}
+
+uint64_t sbx_plan_shm_size(const struct sbx_plan *p)
+{
+        uint64_t size = SBX_SHM_DEFAULT_SIZE;
+
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if (sbx_mount_is_shm(&p->mounts[i]))
+                        size = p->mounts[i].size;
+        return size;
+}
+
 int sbx_plan_set_env(struct sbx_plan *p, const char *name, const char *value, struct sbx_error *e)
 {
         size_t len = strlen(name);

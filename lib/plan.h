@@ -153,6 +153,15 @@ int sbx_plan_add_mount(struct sbx_plan *p, enum sbx_mount_kind kind, const char 
 int sbx_plan_set_env(struct sbx_plan *p, const char *name, const char *value, struct sbx_error *e);
 const char *sbx_plan_get_env(const struct sbx_plan *p, const char *name);
 
+/* /dev/shm is a private tmpfs in every jail (mount.c builds it with /dev), 64M unless
+ * the plan has a tmpfs at exactly /dev/shm (a profile's filesystem.tmpfs, the caller's
+ * --tmpfs /dev/shm:SIZE): that one sets its size, the last in plan order winning (the
+ * caller's come after the profile's), and is not mounted a second time. */
+#define SBX_SHM_PATH "/dev/shm"
+#define SBX_SHM_DEFAULT_SIZE (64ull << 20)
+bool sbx_mount_is_shm(const struct sbx_mount *m);
+uint64_t sbx_plan_shm_size(const struct sbx_plan *p);
+
 /* The read-only system view (/usr, /bin, /lib*, a minimal /etc), as system mounts
  * that validation resolves.  defaults.c. */
 int sbx_plan_add_system_view(struct sbx_plan *p, struct sbx_error *e);

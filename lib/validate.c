@@ -395,7 +395,14 @@ static int check_dest(const struct sbx_plan *p, const struct sbx_mount *m, struc
                 sbx_error_hint(e, "mount below the workspace or elsewhere; filesystem.workspace says how the workspace is bound");
                 return r;
         }
-        if (path_is_under_any(m->dest, kernel_trees, ELEMENTSOF(kernel_trees))) {
+        /* A tmpfs at exactly /dev/shm is not a mount over /dev: it sizes the jail's own
+         * /dev/shm, which mount.c builds with /dev (sbx_plan_shm_size()).  Raising it
+         * past the profile's is allowed, as for /tmp: tmpfs pages are charged to the
+         * memory cgroup of the jail that writes them, and the tmpfs dies with the
+         * jail's mount namespace, so its size is a cap on what the jail may fill of
+         * its own memory limit, not a host resource (and memfd_create, System V shm
+         * and /tmp reach the same memory without it). */
+        if (path_is_under_any(m->dest, kernel_trees, ELEMENTSOF(kernel_trees)) && !sbx_mount_is_shm(m)) {
                 r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", m->dest,
                                   "cannot mount over the jail's own /proc or /dev");
                 sbx_error_hint(e, "choose another destination");

@@ -32,7 +32,8 @@ const struct sbx_option sbx_option_table[] = {
           .help = "also bind PATH read-write, likewise",
           .doc = "an absolute host path and an optional destination", .example = "/var/tmp/cache" },
         { .cli = "tmpfs", .metavar = "DEST[:SIZE]", .bus = "tmpfs", .kind = SBX_OPT_TMPFS, .bounds = { 1, UINT64_MAX },
-          .help = "a private tmpfs at DEST (default size 64M)",
+          .help = "a private tmpfs at DEST (default size 64M); at /dev/shm,\n"
+                  "the size of the jail's own /dev/shm (default 64M)",
           .doc = "an absolute path and an optional size", .example = "/scratch:128M" },
         { .cli = "net", .metavar = "none|host", .bus = "net", .kind = SBX_OPT_NET, .offset = PLAN(net),
           .help = "none: only an isolated loopback; host: the host's (only\n"

@@ -139,7 +139,7 @@ static int run_allowed(struct sbx_options *o, struct sbx_decision *d, const stru
          * are one line that says what and how to fix it. */
         if (e.errnum)
                 print_error(&e);
-        sbx_summary_note(stderr, &res, &d->pr.plan.limits);
+        sbx_summary_note(stderr, &res, &d->pr.plan);
         if (r < 0 && res.status == 0)
                 res.status = EXIT_SBX_FAILED;
         a.result = &res;

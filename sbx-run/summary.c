@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "summary.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include "../lib/json.h"
@@ -88,8 +89,10 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
         fputs("}\n", f);
 }
 
-void sbx_summary_note(FILE *f, const struct sbx_result *res, const struct sbx_limits *limits)
+void sbx_summary_note(FILE *f, const struct sbx_result *res, const struct sbx_plan *plan)
 {
+        const struct sbx_limits *limits = plan ? &plan->limits : NULL;
+
         if (res->timed_out) {
                 if (limits && limits->timeout_ms)
                         fprintf(f, "sbx-run: timed out after %llu.%03llu s: the jail was killed (exit 124; --timeout or the profile's limits.time)\n",
@@ -102,5 +105,13 @@ void sbx_summary_note(FILE *f, const struct sbx_result *res, const struct sbx_li
                                 (unsigned long long)(limits->memory >> 20));
                 else
                         fprintf(f, "sbx-run: out of memory: the command reached the jail's memory limit and the kernel killed it (exit 137; --memory or the profile's limits.memory)\n");
+        } else if (res->signal == SIGBUS) {
+                /* Shared memory past the end of a full tmpfs faults with SIGBUS and the
+                 * program says nothing: a 100 MB POSIX segment in a 64M /dev/shm. */
+                if (plan)
+                        fprintf(f, "sbx-run: the command was killed by SIGBUS (exit 135): most often shared memory in a full /dev/shm, which is %llu MiB in this jail (raise it with --tmpfs /dev/shm:SIZE or the profile's filesystem.tmpfs)\n",
+                                (unsigned long long)(sbx_plan_shm_size(plan) >> 20));
+                else
+                        fprintf(f, "sbx-run: the command was killed by SIGBUS (exit 135): most often shared memory in a full /dev/shm (64 MiB unless the profile says otherwise; raise it with --tmpfs /dev/shm:SIZE or the profile's filesystem.tmpfs)\n");
         }
 }

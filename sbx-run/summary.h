@@ -10,6 +10,7 @@
 void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_error *e);
 
 /* One line on @f when the jail, not the command, ended the run: the timeout (124) or
- * the memory limit (137), so that a bare exit status is never the only word.
- * @limits: the plan's, or NULL when not known here (through sandboxd). */
-void sbx_summary_note(FILE *f, const struct sbx_result *res, const struct sbx_limits *limits);
+ * the memory limit (137), or a SIGBUS (135), most often a full /dev/shm, so that a
+ * bare exit status is never the only word.  @plan: the plan run, or NULL when not
+ * known here (through sandboxd). */
+void sbx_summary_note(FILE *f, const struct sbx_result *res, const struct sbx_plan *plan);

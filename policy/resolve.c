@@ -191,6 +191,23 @@ static void memory_wx(struct sbx_profile *pr)
         pr->plan.mdwe = pr->mdwe >= 0 ? pr->mdwe == 1 : pr->commands.mode == SBX_CMD_ALLOWLIST;
 }
 
+/* ptrace writes into another process's code (FOLL_FORCE, past its page protections),
+ * so with memory_deny_write_execute, whose promise is that nothing the jail writes
+ * runs, a process could write code into a traced one and run it there: the two do not
+ * go together.  process_vm_writev keeps page protections and may. */
+static int ptrace_or_wx(const struct sbx_profile *pr, struct sbx_error *e)
+{
+        int r;
+
+        if (!pr->plan.mdwe || !sbx_strv_contains(&pr->seccomp_allow, "ptrace"))
+                return 0;
+        r = sbx_error_set(e, SBX_STAGE_PROFILE, EINVAL, "", "",
+                          "profile '%s' allows ptrace with memory_deny_write_execute (or an allowlist): a tracer writes code into the processes it traces",
+                          pr->plan.name ? pr->plan.name : "?");
+        sbx_error_hint(e, "drop ptrace from seccomp.allow, or use a profile without memory_deny_write_execute, such as debug");
+        return r;
+}
+
 /* The home as the user database spells it may pass through symlinks (/home -> /data/home);
  * validation compares canonical paths, so it protects the home under both spellings. */
 static int real_home(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error *e)
@@ -225,7 +242,7 @@ int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_ask *ask, const
         /* The execute allowlist is looked up on the profile's PATH, before the caller's
          * --env could point it into the workspace. */
         memory_wx(pr);
-        if ((r = restrict_exec(pr, e)) < 0 || (r = pass_env(pr, vars->env, e)) < 0 || (r = narrow(p, ask, e)) < 0)
+        if ((r = ptrace_or_wx(pr, e)) < 0 || (r = restrict_exec(pr, e)) < 0 || (r = pass_env(pr, vars->env, e)) < 0 || (r = narrow(p, ask, e)) < 0)
                 return r;
         /* filesystem.git, for the workspace and every read-write bind (git.h). */
         if ((r = sbx_git_prepare(pr, caller, e)) < 0)

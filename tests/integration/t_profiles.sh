@@ -23,7 +23,7 @@ t_check "... pointing at --list-profiles once" "$(run_info)" test "$(grep -o 'li
 sbx --list-profiles
 list_rc=$RC
 cp "$OUT" "$T/list"
-for p in workspace readonly network build strict git; do
+for p in workspace readonly network build strict git debug; do
 	if [[ $list_rc == 0 ]] && grep -q "^$p " "$T/list"; then
 		t_ok "--list-profiles lists $p"
 	else

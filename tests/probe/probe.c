@@ -469,6 +469,23 @@ static int cmd_status(char **argv)
 
 /* ---------------------------------------------------------------- files */
 
+/* PTRACE_ATTACH to PID (this jail's, or a host PID the jail cannot name), then
+ * detaches: result= is what the kernel said. */
+static int cmd_ptrace_attach(char **argv)
+{
+	pid_t pid = (pid_t)strtol(argv[0], NULL, 10);
+	int err = 0;
+
+	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL) < 0) {
+		err = errno;
+	} else {
+		waitpid(pid, NULL, __WALL);
+		ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	}
+	kv_result("result", err);
+	return 0;
+}
+
 static int cmd_read(char **argv)
 {
 	char buf[65536];
@@ -1797,6 +1814,7 @@ struct command {
 static const struct command commands[] = {
 	{ "status", 0, 0, cmd_status, "" },
 	{ "read", 1, 1, cmd_read, "PATH" },
+	{ "ptrace-attach", 1, 1, cmd_ptrace_attach, "PID" },
 	{ "write", 1, 2, cmd_write, "PATH [BYTES]" },
 	{ "ls", 1, 1, cmd_ls, "DIR" },
 	{ "connect-tcp", 2, 2, cmd_connect_tcp, "HOST PORT" },

@@ -165,6 +165,81 @@ static void test_workspace_mask(void)
         sbx_cmd_policy_done(&deny);
 }
 
+/* A profile file in the workspace's parent, for the decisions below. */
+static void write_profile(char *path, size_t size, const char *name, const char *text)
+{
+        FILE *f;
+
+        snprintf(path, size, "%s/%s.yaml", ws, name);
+        f = fopen(path, "w");
+        if (!f)
+                abort();
+        fputs(text, f);
+        fclose(f);
+}
+
+/* /dev/shm's size: a tmpfs at exactly /dev/shm, the caller's after the profile's;
+ * nothing else under /dev. */
+static void test_shm(void)
+{
+        char *ok[] = { "true", NULL }, path[256];
+        struct sbx_decision d;
+        struct sbx_ask ask;
+        struct sbx_error e = { 0 };
+
+        CHECK(G, "shm: 64M by default", decide(&d, NULL, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED &&
+                                                sbx_plan_shm_size(&d.pr.plan) == 64ull << 20);
+        sbx_decision_done(&d);
+
+        sbx_ask_init(&ask);
+        CHECK(G, "shm: --tmpfs /dev/shm:1G parses", sbx_option_set(&ask, sbx_option_by_cli("tmpfs"), "--tmpfs", "/dev/shm:1G", &e) == 0);
+        CHECK(G, "shm: --tmpfs /dev/shm:1G is allowed and sets the size",
+              decide(&d, NULL, ok, &ask, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED && sbx_plan_shm_size(&d.pr.plan) == 1ull << 30);
+        sbx_decision_done(&d);
+        sbx_ask_done(&ask);
+
+        write_profile(path, sizeof(path), "shm", "extends: workspace\ndescription: x\nfilesystem:\n  tmpfs: [/dev/shm:300M]\n");
+        sbx_ask_init(&ask);
+        CHECK(G, "shm: the profile's /dev/shm:300M", decide(&d, path, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED &&
+                                                            sbx_plan_shm_size(&d.pr.plan) == 300ull << 20);
+        sbx_decision_done(&d);
+        sbx_option_set(&ask, sbx_option_by_cli("tmpfs"), "--tmpfs", "/dev/shm:1G", &e);
+        CHECK(G, "shm: the caller's above the profile's wins (charged to the memory limit)",
+              decide(&d, path, ok, &ask, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED && sbx_plan_shm_size(&d.pr.plan) == 1ull << 30);
+        sbx_decision_done(&d);
+        sbx_ask_done(&ask);
+        unlink(path);
+
+        sbx_ask_init(&ask);
+        sbx_option_set(&ask, sbx_option_by_cli("tmpfs"), "--tmpfs", "/dev/shm/x:1M", &e);
+        CHECK(G, "shm: a tmpfs below /dev/shm is refused", decide(&d, NULL, ok, &ask, NULL, SBX_DECIDE_RUN) != SBX_ALLOWED);
+        sbx_decision_done(&d);
+        sbx_ask_done(&ask);
+}
+
+/* ptrace with memory_deny_write_execute: refused; the debug profile: allowed. */
+static void test_ptrace(void)
+{
+        char *ok[] = { "true", NULL }, path[256];
+        struct sbx_decision d;
+
+        CHECK(G, "ptrace: the debug profile is allowed", decide(&d, "debug", ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED);
+        sbx_decision_done(&d);
+        write_profile(path, sizeof(path), "wx", "extends: workspace\ndescription: x\nmemory_deny_write_execute: true\nseccomp:\n  allow: [ptrace]\n");
+        CHECK(G, "ptrace: refused with memory_deny_write_execute",
+              decide(&d, path, ok, NULL, NULL, SBX_DECIDE_RUN) != SBX_ALLOWED && strstr(d.err.msg, "memory_deny_write_execute"));
+        sbx_decision_done(&d);
+        write_profile(path, sizeof(path), "wx", "extends: strict\ndescription: x\nseccomp:\n  allow: [ptrace]\n");
+        CHECK(G, "ptrace: refused under an allowlist (strict)", decide(&d, path, ok, NULL, NULL, SBX_DECIDE_RUN) != SBX_ALLOWED &&
+                                                                   strstr(d.err.msg, "memory_deny_write_execute"));
+        sbx_decision_done(&d);
+        write_profile(path, sizeof(path), "wx", "extends: workspace\ndescription: x\nmemory_deny_write_execute: true\nseccomp:\n  allow: [process_vm_writev]\n");
+        CHECK(G, "ptrace: process_vm_writev keeps page protections, allowed with it",
+              decide(&d, path, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED);
+        sbx_decision_done(&d);
+        unlink(path);
+}
+
 int main(void)
 {
         if (!mkdtemp(ws))
@@ -172,6 +247,8 @@ int main(void)
         test_direct();
         test_site();
         test_workspace_mask();
+        test_shm();
+        test_ptrace();
         rmdir(ws);
         return unit_failed ? 1 : 0;
 }

@@ -514,6 +514,19 @@ static void test_shipped(void)
         }
         sbx_profile_done(&pr);
 
+        if (load("debug", &pr) == 0) {
+                CHECK(G, "debug: ptrace and process_vm_* allowed, nothing else",
+                      pr.seccomp_allow.n == 3 && sbx_strv_contains(&pr.seccomp_allow, "ptrace") &&
+                              sbx_strv_contains(&pr.seccomp_allow, "process_vm_readv") &&
+                              sbx_strv_contains(&pr.seccomp_allow, "process_vm_writev"));
+                CHECK(G, "debug: the rest is workspace's (no network, no allowlist, W^X unset)",
+                      pr.plan.net == SBX_NET_NONE && pr.commands.mode != SBX_CMD_ALLOWLIST && pr.mdwe == -1 &&
+                              pr.plan.limits.pids == 1024 && mounts_at(&pr, "/tmp") == 1);
+        } else {
+                CHECK(G, "debug loads by name", false);
+        }
+        sbx_profile_done(&pr);
+
         if (load("git", &pr) == 0) {
                 CHECK(G, "git: git directory bound, denylist",
                       pr.git && pr.commands.mode == SBX_CMD_DENYLIST && pr.commands.git_deny.n == 4 &&

@@ -288,7 +288,7 @@ static void test_flow_and_shares(void)
 
 static void test_shipped(void)
 {
-        static const char *const profiles[] = { "workspace", "readonly", "strict", "build", "network", "git" };
+        static const char *const profiles[] = { "workspace", "readonly", "strict", "build", "network", "git", "debug" };
         struct sbx_site_policy sp;
         struct sbx_site_grant g;
         char why[512];

@@ -451,7 +451,8 @@ static int apply_dev(int root, const struct sbx_plan *p, struct sbx_mount_out *o
                 return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "openat2", "/dev", "cannot open the new /dev");
         snprintf(shm, sizeof(shm), "mode=1777,size=%llu", (unsigned long long)sbx_plan_shm_size(p));
         if ((r = make_dev_nodes(root, dev, p->userns, e)) < 0 ||
-            (r = mount_new(root, "/dev/pts", true, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620", e)) < 0 ||
+            (r = mount_new(root, "/dev/pts", true, "devpts", MS_NOSUID | MS_NOEXEC,
+                           "newinstance,ptmxmode=0666,mode=0620", e)) < 0 ||
             (r = mount_new(root, "/dev/shm", true, "tmpfs", MS_NOSUID | MS_NODEV | (noexec ? MS_NOEXEC : 0), shm, e)) < 0)
                 return r;
         note_private(out, root, "/dev/shm");
@@ -576,8 +577,7 @@ static int build_root(const struct sbx_plan *p, const int *trees, struct sbx_mou
                 if ((r = apply_one(root, &p->mounts[i], trees[i], p->exec_restricted, out, e)) < 0)
                         return r;
         /* 5. /dev and /proc. */
-        if ((r = apply_dev(root, p, out, e)) < 0 ||
-            (!p->no_proc && (r = apply_proc(root, p->userns, e)) < 0))
+        if ((r = apply_dev(root, p, out, e)) < 0 || (!p->no_proc && (r = apply_proc(root, p->userns, e)) < 0))
                 return r;
         /* 6. Switch. */
         return enter_root(e);

@@ -242,7 +242,8 @@ int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_ask *ask, const
         /* The execute allowlist is looked up on the profile's PATH, before the caller's
          * --env could point it into the workspace. */
         memory_wx(pr);
-        if ((r = ptrace_or_wx(pr, e)) < 0 || (r = restrict_exec(pr, e)) < 0 || (r = pass_env(pr, vars->env, e)) < 0 || (r = narrow(p, ask, e)) < 0)
+        if ((r = ptrace_or_wx(pr, e)) < 0 || (r = restrict_exec(pr, e)) < 0 || (r = pass_env(pr, vars->env, e)) < 0 ||
+            (r = narrow(p, ask, e)) < 0)
                 return r;
         /* filesystem.git, for the workspace and every read-write bind (git.h). */
         if ((r = sbx_git_prepare(pr, caller, e)) < 0)

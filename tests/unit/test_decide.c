@@ -187,25 +187,31 @@ static void test_shm(void)
         struct sbx_ask ask;
         struct sbx_error e = { 0 };
 
-        CHECK(G, "shm: 64M by default", decide(&d, NULL, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED &&
-                                                sbx_plan_shm_size(&d.pr.plan) == 64ull << 20);
+        CHECK(G, "shm: 64M by default",
+              decide(&d, NULL, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED &&
+                      sbx_plan_shm_size(&d.pr.plan) == 64ull << 20);
         sbx_decision_done(&d);
 
         sbx_ask_init(&ask);
-        CHECK(G, "shm: --tmpfs /dev/shm:1G parses", sbx_option_set(&ask, sbx_option_by_cli("tmpfs"), "--tmpfs", "/dev/shm:1G", &e) == 0);
+        CHECK(G, "shm: --tmpfs /dev/shm:1G parses",
+              sbx_option_set(&ask, sbx_option_by_cli("tmpfs"), "--tmpfs", "/dev/shm:1G", &e) == 0);
         CHECK(G, "shm: --tmpfs /dev/shm:1G is allowed and sets the size",
-              decide(&d, NULL, ok, &ask, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED && sbx_plan_shm_size(&d.pr.plan) == 1ull << 30);
+              decide(&d, NULL, ok, &ask, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED &&
+                      sbx_plan_shm_size(&d.pr.plan) == 1ull << 30);
         sbx_decision_done(&d);
         sbx_ask_done(&ask);
 
-        write_profile(path, sizeof(path), "shm", "extends: workspace\ndescription: x\nfilesystem:\n  tmpfs: [/dev/shm:300M]\n");
+        write_profile(path, sizeof(path), "shm",
+                      "extends: workspace\ndescription: x\nfilesystem:\n  tmpfs: [/dev/shm:300M]\n");
         sbx_ask_init(&ask);
-        CHECK(G, "shm: the profile's /dev/shm:300M", decide(&d, path, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED &&
-                                                            sbx_plan_shm_size(&d.pr.plan) == 300ull << 20);
+        CHECK(G, "shm: the profile's /dev/shm:300M",
+              decide(&d, path, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED &&
+                      sbx_plan_shm_size(&d.pr.plan) == 300ull << 20);
         sbx_decision_done(&d);
         sbx_option_set(&ask, sbx_option_by_cli("tmpfs"), "--tmpfs", "/dev/shm:1G", &e);
         CHECK(G, "shm: the caller's above the profile's wins (charged to the memory limit)",
-              decide(&d, path, ok, &ask, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED && sbx_plan_shm_size(&d.pr.plan) == 1ull << 30);
+              decide(&d, path, ok, &ask, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED &&
+                      sbx_plan_shm_size(&d.pr.plan) == 1ull << 30);
         sbx_decision_done(&d);
         sbx_ask_done(&ask);
         unlink(path);
@@ -223,17 +229,22 @@ static void test_ptrace(void)
         char *ok[] = { "true", NULL }, path[256];
         struct sbx_decision d;
 
-        CHECK(G, "ptrace: the debug profile is allowed", decide(&d, "debug", ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED);
+        CHECK(G, "ptrace: the debug profile is allowed",
+              decide(&d, "debug", ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED);
         sbx_decision_done(&d);
-        write_profile(path, sizeof(path), "wx", "extends: workspace\ndescription: x\nmemory_deny_write_execute: true\nseccomp:\n  allow: [ptrace]\n");
+        write_profile(path, sizeof(path), "wx",
+                      "extends: workspace\ndescription: x\nmemory_deny_write_execute: true\nseccomp:\n  allow: [ptrace]\n");
         CHECK(G, "ptrace: refused with memory_deny_write_execute",
-              decide(&d, path, ok, NULL, NULL, SBX_DECIDE_RUN) != SBX_ALLOWED && strstr(d.err.msg, "memory_deny_write_execute"));
+              decide(&d, path, ok, NULL, NULL, SBX_DECIDE_RUN) != SBX_ALLOWED &&
+                      strstr(d.err.msg, "memory_deny_write_execute"));
         sbx_decision_done(&d);
         write_profile(path, sizeof(path), "wx", "extends: strict\ndescription: x\nseccomp:\n  allow: [ptrace]\n");
-        CHECK(G, "ptrace: refused under an allowlist (strict)", decide(&d, path, ok, NULL, NULL, SBX_DECIDE_RUN) != SBX_ALLOWED &&
-                                                                   strstr(d.err.msg, "memory_deny_write_execute"));
+        CHECK(G, "ptrace: refused under an allowlist (strict)",
+              decide(&d, path, ok, NULL, NULL, SBX_DECIDE_RUN) != SBX_ALLOWED &&
+                      strstr(d.err.msg, "memory_deny_write_execute"));
         sbx_decision_done(&d);
-        write_profile(path, sizeof(path), "wx", "extends: workspace\ndescription: x\nmemory_deny_write_execute: true\nseccomp:\n  allow: [process_vm_writev]\n");
+        write_profile(path, sizeof(path), "wx",
+                      "extends: workspace\ndescription: x\nmemory_deny_write_execute: true\nseccomp:\n  allow: [process_vm_writev]\n");
         CHECK(G, "ptrace: process_vm_writev keeps page protections, allowed with it",
               decide(&d, path, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED);
         sbx_decision_done(&d);

@@ -230,7 +230,18 @@ out=$(printf 'through stdin' | timeout 20 "$SBX_RUN" --daemon --socket "$DM_SOCK
 timeout 20 "$SBX_RUN" --daemon --socket "$DM_SOCK" --workspace "$WS" -- /bin/sh -c 'echo to-stderr >&2' 2>"$T/stderr" >/dev/null
 grep -qx to-stderr "$T/stderr" && t_ok "stderr is the caller's own" || t_fail "stderr is the caller's own" "$(cat "$T/stderr")"
 
-# ------------------------------------------------------------------ Kill, List, properties
+# /dev/shm's size through the Run call's tmpfs key; a SIGBUS named by the client;
+# the debug profile's ptrace cannot reach PID 1 here either.
+usbx --workspace "$WS" --tmpfs /dev/shm:1M -- "$WS/probe" write /dev/shm/big 2097152
+expect_kv "daemon: tmpfs /dev/shm:1M sizes /dev/shm (2 MiB into 1M)" result ENOSPC
+usbx --workspace "$WS" -- sh -c 'kill -BUS $$'
+t_check "daemon: a SIGBUS is named, with /dev/shm's size" "$(run_info)" \
+	test "$RC" = 135 -a "$(grep -c 'SIGBUS.*/dev/shm' "$ERR")" = 1
+usbx --profile debug --workspace "$WS" -- "$WS/probe" ptrace-attach 1
+expect_rc "daemon: user: debug is refused where the site does not list it" 126
+timeout 20 "$SBX_RUN" --daemon --socket "$DM_SOCK" --profile debug --workspace "$WS" -- "$WS/probe" ptrace-attach 1 >"$OUT" 2>"$ERR" </dev/null
+expect_kv "daemon: root: debug: PID 1 cannot be attached to" result EPERM
+
 
 # A tree of two sleeping probes, as root, through bus-call holding its connection.
 "$BUS_CALL" --workspace "$WS" --hold 60 "$DM_SOCK" -- /bin/sh -c \

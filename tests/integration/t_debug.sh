@@ -74,3 +74,8 @@ if command -v strace >/dev/null; then
 else
 	t_skip "strace" "strace is not installed (make deps)"
 fi
+
+# ---- unprivileged (a user namespace): PID 1 still out of reach
+t_ws_for_nobody
+SBX_AS=$NOBODY jail --profile debug -- ptrace-attach 1
+expect_kv "unprivileged: debug: PID 1 cannot be attached to" result EPERM

@@ -85,3 +85,8 @@ for args in "--tmpfs /dev/shm/x:1M" "--tmpfs /dev:1M" "--rw /dev/shm" "--ro /tmp
 	sbx --workspace "$WS" $args -- true
 	expect_rc "$args refused" 125
 done
+
+# ---- unprivileged (a user namespace): the size holds there too
+t_ws_for_nobody
+SBX_AS=$NOBODY jail --tmpfs /dev/shm:1M -- write /dev/shm/big 2097152
+expect_kv "unprivileged: --tmpfs /dev/shm:1M holds (2 MiB into 1M)" result ENOSPC

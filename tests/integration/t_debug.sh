@@ -75,6 +75,16 @@ else
 	t_skip "strace" "strace is not installed (make deps)"
 fi
 
+# ---- gdb: runs a program to its crash and prints the backtrace (it warns that it
+# cannot disable ASLR and that /proc/PID/mem is read-only, and uses ptrace instead)
+if command -v gdb >/dev/null; then
+	sbx --profile debug --workspace "$WS" -- gdb -nx -batch -ex run -ex bt --args /bin/sh -c 'kill -SEGV $$'
+	t_check "debug: gdb runs a program to its SIGSEGV" "$(run_info); stdout: $(head -c 300 "$OUT" | tr '\n' '|')" \
+		grep -q 'received signal SIGSEGV' "$OUT"
+else
+	t_skip "gdb" "gdb is not installed (make deps)"
+fi
+
 # ---- unprivileged (a user namespace): PID 1 still out of reach
 t_ws_for_nobody
 SBX_AS=$NOBODY jail --profile debug -- ptrace-attach 1

@@ -93,6 +93,82 @@ if [[ -e $WS/dry-run-created ]]; then
 else
 	t_ok "--dry-run runs nothing"
 fi
+# --dry-run says what the jail WILL be: /dev and /dev/shm's size, seccomp and
+# Landlock, and whether the memory and pids limits will hold on this host.  The
+# host's cgroup kind is worked out here from /sys/fs/cgroup, independently of sbx:
+# v2 where a cgroup2 mount holds the memory and pids controllers, else v1 where
+# both v1 controllers are mounted; on v1 a cgroup is made only for --memory/--pids.
+host_cgroup() {
+	local m
+	for m in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+		if [[ $(stat -f -c %T "$m" 2>/dev/null) == cgroup2fs ]] &&
+			grep -qw memory "$m/cgroup.controllers" 2>/dev/null &&
+			grep -qw pids "$m/cgroup.controllers" 2>/dev/null; then
+			echo v2
+			return
+		fi
+	done
+	if [[ $(stat -f -c %T /sys/fs/cgroup/memory 2>/dev/null) == cgroupfs &&
+		$(stat -f -c %T /sys/fs/cgroup/pids 2>/dev/null) == cgroupfs ]]; then
+		echo v1
+	else
+		echo none
+	fi
+}
+# dry_check NAME EXPECT-PYTHON-EXPR: the expression holds over the plan (p).
+dry_check() {
+	local why
+	if why=$(python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+try:
+    ok = bool(eval(sys.argv[2]))
+except (KeyError, TypeError) as e:
+    ok = False
+    print("missing or mistyped:", e)
+print("" if ok else json.dumps({k: p.get(k) for k in ("mounts", "dev", "seccomp", "landlock", "limits")})[:600])
+sys.exit(0 if ok else 1)' "$OUT" "$2" 2>&1); then
+		t_ok "$1"
+	else
+		t_fail "$1" "$why"
+	fi
+}
+CG=$(host_cgroup)
+if ((EUID == 0)); then
+	jail --dry-run -- true
+	expect_rc "--dry-run (default profile) exits 0" 0
+	dry_check "--dry-run: /dev lists the minimal device set" \
+		'all(n in p["dev"]["devices"] for n in ("null","zero","full","random","urandom","tty")) and p["dev"]["pts"] is True'
+	dry_check "--dry-run: /dev/shm is 64 MiB by default" \
+		'p["dev"]["shm"]["size"] == 64 << 20 and p["dev"]["shm"]["dest"] == "/dev/shm"'
+	dry_check "--dry-run: seccomp names its filter and action" \
+		'p["seccomp"]["filter"] == "builtin" and p["seccomp"]["action"] in ("errno","kill") and isinstance(p["seccomp"]["allow"], list)'
+	dry_check "--dry-run: landlock says it applies and whether optional" \
+		'p["landlock"]["applied"] is True and isinstance(p["landlock"]["optional"], bool) and p["landlock"]["exec_allowlist"] is None'
+	dry_check "--dry-run: limits.cgroup is the host's ($CG)" "p['limits']['cgroup'] == '$CG'"
+	case $CG in
+	v2) want=True ;;
+	*) want=False ;;
+	esac
+	dry_check "--dry-run: default memory/pids limits enforced=$want on a $CG host" \
+		"p['limits']['memory'] and p['limits']['pids'] and p['limits']['enforced'] == {'memory': $want, 'pids': $want}"
+	jail --memory 256M --tmpfs /dev/shm:1G --dry-run -- true
+	expect_rc "--dry-run --memory 256M --tmpfs /dev/shm:1G exits 0" 0
+	dry_check "--dry-run: --tmpfs /dev/shm:1G gives a 1 GiB /dev/shm" 'p["dev"]["shm"]["size"] == 1 << 30'
+	[[ $CG == none ]] && want=False || want=True
+	dry_check "--dry-run: --memory is enforced=$want on a $CG host" \
+		"p['limits']['memory'] == 256 << 20 and p['limits']['enforced'] == {'memory': $want, 'pids': $want}"
+	printf 'extends: strict\nseccomp:\n  allow: [get_mempolicy]\n' >"$T/dry-seccomp.yaml"
+	sbx --workspace "$WS" --profile "$T/dry-seccomp.yaml" --dry-run -- ls
+	expect_rc "--dry-run with seccomp.allow exits 0" 0
+	dry_check "--dry-run: a profile's seccomp.allow makes a compiled filter" \
+		'p["seccomp"]["filter"] == "compiled" and "get_mempolicy" in p["seccomp"]["allow"]'
+	dry_check "--dry-run: strict's execute allowlist is counted for landlock" \
+		'p["landlock"]["applied"] is True and isinstance(p["landlock"]["exec_allowlist"], int) and p["landlock"]["exec_allowlist"] == len(p["exec"]) > 0'
+else
+	t_skip "--dry-run: dev, seccomp, landlock, enforced limits" "needs root (cgroup rules differ unprivileged)"
+fi
+
 # "applied" names what the jail had, each step reporting itself once done.
 # A namespace the profile shares with the host is not in it, and the host sees
 # that it is shared indeed.

@@ -275,6 +275,40 @@ void sbx_cgroup_collect_stale(void)
         }
 }
 
+/* The directory under which setup_v1_one() or setup_v2() (unprivileged) would make
+ * the sandbox's cgroup may be written by this process: checked, not tried. */
+static bool can_create_in(const char *mnt, const char *controller)
+{
+        char own[PATH_MAX], base[PATH_MAX * 2];
+
+        if (own_path(controller, own, sizeof(own)) < 0)
+                return false;
+        snprintf(base, sizeof(base), "%s%s", mnt, strcmp(own, "/") == 0 ? "" : own);
+        return faccessat(AT_FDCWD, base, W_OK | X_OK, AT_EACCESS) == 0;
+}
+
+void sbx_cgroup_forecast(const struct sbx_plan *p, struct sbx_cgroup_forecast *f)
+{
+        const char *v2 = usable_v2();
+        bool v1 = !v2 && is_fs(CGROUP_ROOT "/memory", CGROUP_SUPER_MAGIC) && is_fs(CGROUP_ROOT "/pids", CGROUP_SUPER_MAGIC);
+        char own[PATH_MAX];
+        bool made;
+
+        *f = (struct sbx_cgroup_forecast){ .version = v2 ? 2 : v1 ? 1 : 0 };
+        if (!f->version || (!p->limits.memory && !p->limits.pids))
+                return;
+        /* The rule of sbx_cgroup_prepare(): on v1, the defaults alone make no cgroup. */
+        if (v1 && !p->limits.memory_explicit && !p->limits.pids_explicit)
+                return;
+        if (geteuid() == 0)
+                made = !v1 || (own_path("memory", own, sizeof(own)) == 0 && own_path("pids", own, sizeof(own)) == 0);
+        else
+                made = v1 ? can_create_in(CGROUP_ROOT "/memory", "memory") && can_create_in(CGROUP_ROOT "/pids", "pids")
+                          : can_create_in(v2, "");
+        f->memory = made && p->limits.memory;
+        f->pids = made && p->limits.pids;
+}
+
 int sbx_cgroup_prepare(struct sbx_cgroup *cg, const struct sbx_plan *p, bool *weakened, struct sbx_error *e)
 {
         const char *v2 = usable_v2();

@@ -25,6 +25,15 @@ struct sbx_cgroup {
  * can be had: an error if the limits were asked for explicitly or cgroups are not
  * optional, else version 0 and *weakened set. */
 int sbx_cgroup_prepare(struct sbx_cgroup *cg, const struct sbx_plan *p, bool *weakened, struct sbx_error *e);
+/* What sbx_cgroup_prepare() would do for @p in this process, creating nothing (for
+ * --dry-run): the version it would use (0: none) and which of the plan's limits
+ * would hold.  On v1 a cgroup is made only for limits asked for explicitly; either
+ * way only where this process may create one (root, or a delegated cgroup). */
+struct sbx_cgroup_forecast {
+        int version;
+        bool memory, pids;
+};
+void sbx_cgroup_forecast(const struct sbx_plan *p, struct sbx_cgroup_forecast *f);
 /* Child, before its cgroup namespace is made: joins the v1 cgroups. */
 int sbx_cgroup_join(const struct sbx_cgroup *cg, struct sbx_error *e);
 /* Launcher, after the jail is gone. */

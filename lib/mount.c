@@ -407,6 +407,11 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, bool noexec,
 /* A minimal /dev: the harmless character devices bound from the host (a user
  * namespace cannot mknod), a private devpts, a private /dev/shm
  * of the plan's size (sbx_plan_shm_size()). */
+const char *sbx_mount_dev_node(size_t i)
+{
+        return i < ELEMENTSOF(dev_nodes) ? dev_nodes[i].name : NULL;
+}
+
 static int make_dev_nodes(int root, int dev, bool userns, struct sbx_error *e)
 {
         char path[64];

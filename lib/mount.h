@@ -22,3 +22,7 @@ struct sbx_mount_out {
 };
 
 int sbx_mount_apply(const struct sbx_plan *p, struct sbx_mount_out *out, struct sbx_error *e);
+
+/* The character devices of every jail's /dev (the minimal set apply_dev makes), by
+ * name: @i from 0 until NULL.  For --dry-run. */
+const char *sbx_mount_dev_node(size_t i);

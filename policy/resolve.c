@@ -268,8 +268,24 @@ int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_ask *ask, const
         return 0;
 }
 
+/* The changes to the default seccomp filter a profile makes. */
+static struct sbx_seccomp_extra seccomp_extra(const struct sbx_profile *pr)
+{
+        return (struct sbx_seccomp_extra){
+                .allow = pr->seccomp_allow.v,
+                .n_allow = pr->seccomp_allow.n,
+                .deny = pr->seccomp_deny.v,
+                .n_deny = pr->seccomp_deny.n,
+                .kill = pr->seccomp_action == 1,
+                .wx = pr->plan.mdwe,
+                .no_unix = !pr->plan.unix_broker,
+        };
+}
+
 void sbx_profile_to_json(const struct sbx_profile *pr, FILE *f)
 {
+        struct sbx_seccomp_extra x = seccomp_extra(pr);
+
         static const char *const modes[] = { "off", "allowlist", "denylist" };
         const struct sbx_cmd_policy *c = &pr->commands;
 
@@ -279,6 +295,11 @@ void sbx_profile_to_json(const struct sbx_profile *pr, FILE *f)
         sbx_json_string(f, pr->seccomp_action ? "kill" : "errno");
         sbx_json_strv(f, "allow", &pr->seccomp_allow);
         sbx_json_strv(f, "deny", &pr->seccomp_deny);
+        /* "builtin": the default filter or one of its variants compiled with sbx;
+         * "compiled": the profile's allow/deny need a filter of their own. */
+        fprintf(f, ",\"filter\":\"%s\",\"memory_deny_write_execute\":%s,\"unix_connect\":\"%s\"",
+                sbx_seccomp_variant_of(&x) >= 0 ? "builtin" : "compiled", x.wx ? "true" : "false",
+                x.no_unix ? "socketpairs only" : "brokered");
         fputs("},\"commands\":{\"mode\":", f);
         sbx_json_string(f, modes[c->mode]);
         sbx_json_strv(f, "allow", &c->allow);
@@ -300,15 +321,7 @@ void sbx_profile_to_json(const struct sbx_profile *pr, FILE *f)
 int sbx_profile_seccomp(const struct sbx_profile *pr, struct sbx_seccomp *s, const struct sbx_seccomp **ret,
                         struct sbx_error *e)
 {
-        struct sbx_seccomp_extra x = {
-                .allow = pr->seccomp_allow.v,
-                .n_allow = pr->seccomp_allow.n,
-                .deny = pr->seccomp_deny.v,
-                .n_deny = pr->seccomp_deny.n,
-                .kill = pr->seccomp_action == 1,
-                .wx = pr->plan.mdwe,
-                .no_unix = !pr->plan.unix_broker,
-        };
+        struct sbx_seccomp_extra x = seccomp_extra(pr);
         int r, v = sbx_seccomp_variant_of(&x);
 
         *s = (struct sbx_seccomp){ 0 };

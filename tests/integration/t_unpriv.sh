@@ -16,6 +16,35 @@ if ! setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups test -x "$SBX_RUN"; 
 	exit 0
 fi
 
+# --dry-run as nobody: --memory holds only where nobody may make a cgroup (its
+# own cgroup delegated to it), which the host side checks here itself.
+nobody_cgroup_ok() {
+	setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups bash -c '
+	m=; for d in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+		[[ $(stat -f -c %T $d) == cgroup2fs ]] && grep -qw memory $d/cgroup.controllers &&
+			grep -qw pids $d/cgroup.controllers && { m=$d; break; }
+	done
+	if [[ -n $m ]]; then
+		own=$(sed -n "s/^0:://p" /proc/self/cgroup); [[ -w $m$own && -x $m$own ]]; exit
+	fi
+	for c in memory pids; do
+		[[ $(stat -f -c %T /sys/fs/cgroup/$c 2>/dev/null) == cgroupfs ]] || exit 1
+		own=$(awk -F: -v c=$c "{n=split(\$2,a,\",\"); for(i=1;i<=n;i++) if(a[i]==c) print \$3}" /proc/self/cgroup)
+		[[ $own == / ]] && own=
+		[[ -w /sys/fs/cgroup/$c$own && -x /sys/fs/cgroup/$c$own ]] || exit 1
+	done'
+}
+nobody_cgroup_ok && want=True || want=False
+jail --memory 256M --dry-run -- status
+if [[ $RC == 0 ]] && python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+sys.exit(0 if p["limits"]["enforced"] == {"memory": sys.argv[2] == "True", "pids": sys.argv[2] == "True"} else 1)' "$OUT" "$want"; then
+	t_ok "nobody: --dry-run --memory says enforced=$want, as the host's cgroups allow"
+else
+	t_fail "nobody: --dry-run --memory says enforced=$want, as the host's cgroups allow" "$(run_info); $(head -c 600 "$OUT")"
+fi
+
 exec 7</etc/passwd 8>>"$T/fd8"
 jail -- status
 exec 7<&- 8>&-

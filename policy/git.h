@@ -78,6 +78,13 @@ struct sbx_profile;
  * for the plan's workspace and read-write binds, opening everything through @caller. */
 int sbx_git_prepare(struct sbx_profile *pr, struct sbx_caller *caller, struct sbx_error *e);
 
+/* Commit mode: the caller's user.name and user.email, from $XDG_CONFIG_HOME/git/config
+ * (or ~/.config/git/config) and ~/.gitconfig of @vars's home, read as the caller, as
+ * GIT_AUTHOR_NAME/EMAIL and GIT_COMMITTER_NAME/EMAIL where none is set yet.  Nothing
+ * else of those files; a file that cannot be read or parsed adds nothing.  gitident.c. */
+struct sbx_vars;
+int sbx_git_identity(struct sbx_profile *pr, const struct sbx_vars *vars, struct sbx_caller *caller, struct sbx_error *e);
+
 /* After the run (@res: its state_fds, NULL when no jail ran): commit mode's copy
  * back, the symlink sweep, and the mount points sbx made removed; res->notes gets what
  * it could not do, and the state fds are closed.  Once; later calls do nothing. */

@@ -246,7 +246,7 @@ int sbx_profile_resolve(struct sbx_profile *pr, const struct sbx_ask *ask, const
             (r = narrow(p, ask, e)) < 0)
                 return r;
         /* filesystem.git, for the workspace and every read-write bind (git.h). */
-        if ((r = sbx_git_prepare(pr, caller, e)) < 0)
+        if ((r = sbx_git_prepare(pr, caller, e)) < 0 || (r = sbx_git_identity(pr, vars, caller, e)) < 0)
                 return r;
         if (pr->system && (r = prepend_system_view(p, e)) < 0)
                 return r;

@@ -159,3 +159,38 @@ if command -v git >/dev/null; then
 else
 	t_skip "git profile through sandboxd" "git is not installed"
 fi
+
+# ---- the git profile through sandboxd: the commit carries the caller's user.name and
+# user.email from the caller's ~/.gitconfig, read with the caller's rights: a file in
+# the caller's home the caller cannot read (root's, 0600) gives nothing.
+UH=$T/uhome
+if command -v git >/dev/null && usermod -d "$UH" "$U" 2>/dev/null; then
+	IDR=$T/uidrepo
+	ISECRET="sbx-gitid-secret-$RANDOM$RANDOM"
+	mkdir -p "$UH" "$IDR"
+	printf '[user]\n\tname = Una User\n\temail = una@example.org\n[http]\n\textraheader = Bearer %s\n[core]\n\tpager = %s\n' \
+		"$ISECRET" "$ISECRET" >"$UH/.gitconfig"
+	chown -R "$U:$U" "$UH" "$IDR"
+	uig() { setpriv --reuid="$U" --regid="$U" --init-groups env HOME="$IDR" GIT_CONFIG_NOSYSTEM=1 git -C "$IDR" "$@"; }
+	uig init -q -b main . && uig -c user.name=u -c user.email=u@u commit -q --allow-empty -m one
+	id_run() { usbx --profile git --workspace "$IDR" -- /bin/sh -c 'git commit -q --allow-empty -m id; echo "commit=$?"; env'; }
+	id_run
+	got=$(uig log -1 --format='%an <%ae>|%cn <%ce>|%s')
+	if [[ $RC == 0 && $got == "Una User <una@example.org>|Una User <una@example.org>|id" ]] && ! grep -qF "$ISECRET" "$OUT" "$ERR"; then
+		t_ok "git profile through sandboxd: commits carry the caller's user.name and user.email, nothing else of ~/.gitconfig"
+	else
+		t_fail "git profile through sandboxd: commits carry the caller's user.name and user.email, nothing else of ~/.gitconfig" \
+			"rc=$RC commit: $got; out: $(head -c 300 "$OUT" | tr '\n' '|') err=$(head -c 200 "$ERR")"
+	fi
+	chown root:root "$UH/.gitconfig" && chmod 0600 "$UH/.gitconfig"
+	before=$(uig log -1 --format=%H)
+	id_run
+	if [[ $(uig log -1 --format=%H) == "$before" ]] && grep -q "^commit=[1-9]" "$OUT" && ! grep -q "Una User" "$OUT"; then
+		t_ok "git profile through sandboxd: a ~/.gitconfig the caller cannot read gives no identity"
+	else
+		t_fail "git profile through sandboxd: a ~/.gitconfig the caller cannot read gives no identity" \
+			"rc=$RC commit: $(uig log -1 --format='%an <%ae>'); out: $(head -c 300 "$OUT" | tr '\n' '|')"
+	fi
+else
+	t_skip "git identity through sandboxd" "git is not installed, or the test user's home cannot be set"
+fi

@@ -463,3 +463,110 @@ for profile in git workspace; do
 	rm -f "$T/wsv/.sbx-ran"
 	"${G[@]}" -C "$T/wsv/vendor/lib" checkout -q -- a
 done
+
+# ---- the caller's identity: the git profile passes user.name and user.email from the
+# caller's ~/.gitconfig (or $XDG_CONFIG_HOME/git/config) as GIT_AUTHOR_* and
+# GIT_COMMITTER_*, read as the caller, and nothing else of the file: not its
+# sshCommand, pager, http.extraheader or aliases.  A file that is not a plain regular
+# file of a bounded size is ignored, and the commit then fails as git's does.  Run as a
+# user whose home is under $T, so the test touches no real home.
+unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL XDG_CONFIG_HOME
+idu=sbxg$$
+IH=$T/idhome
+userdel "$idu" >/dev/null 2>&1
+if useradd --system -M -d "$IH" -s /usr/sbin/nologin "$idu" 2>/dev/null; then
+	t_defer "userdel $idu"
+	iduid=$(id -u "$idu")
+	SECRET="sbx-gitid-secret-$RANDOM$RANDOM"
+	mkdir -p "$IH/ws"
+	"${G[@]}" init -q -b main "$IH/ws" && echo one >"$IH/ws/a" && "${G[@]}" -C "$IH/ws" add a && "${G[@]}" -C "$IH/ws" commit -qm one
+	chown -R "$iduid:$iduid" "$IH"
+	gitcfg() {
+		cat >"$IH/.gitconfig" <<CFG
+[user]
+	name = Ada Caller
+	email = ada@example.org
+[core]
+	sshCommand = ssh -i /k/$SECRET
+	pager = less-$SECRET
+[http]
+	extraheader = Authorization: Bearer $SECRET
+[alias]
+	sec = !echo $SECRET
+CFG
+		chown -h "$iduid:$iduid" "$IH/.gitconfig"
+	}
+	# id_commit [SBX OPTIONS...]: a commit in the jail; its status, then the jail's
+	# environment and everything in /tmp, in $OUT.
+	id_commit() {
+		SBX_AS=$iduid sbx --profile git --workspace "$IH/ws" "$@" -- /bin/sh -c \
+			'git commit -q --allow-empty -m id; echo "commit=$?"; env; find /tmp -type f -exec cat {} + 2>/dev/null; true'
+	}
+	who() { "${G[@]}" -c safe.directory='*' -C "$IH/ws" log -1 --format='%an <%ae>|%cn <%ce>|%s'; }
+
+	gitcfg
+	id_commit
+	got=$(who)
+	if [[ $(kv commit) != 0 ]]; then t_fail "identity: git commit works with the caller's ~/.gitconfig" "$(run_info) out=$(head -c 300 "$OUT" | tr '\n' '|')"
+	elif [[ $got != "Ada Caller <ada@example.org>|Ada Caller <ada@example.org>|id" ]]; then
+		t_fail "identity: git commit works with the caller's ~/.gitconfig" "the commit is: $got"
+	else t_ok "identity: git commit works with the caller's ~/.gitconfig"; fi
+	if grep -qF "$SECRET" "$OUT" "$ERR"; then t_fail "identity: nothing else of ~/.gitconfig reaches the jail" "found: $(grep -F "$SECRET" "$OUT" | head -c 200)"
+	elif [[ $(kv commit) != 0 ]]; then t_fail "identity: nothing else of ~/.gitconfig reaches the jail" "not tested: $(run_info)"
+	else t_ok "identity: nothing else of ~/.gitconfig reaches the jail"; fi
+
+	id_commit --env GIT_AUTHOR_NAME=Explicit
+	got=$(who)
+	if [[ $got == "Explicit <ada@example.org>|Ada Caller <ada@example.org>|id" ]]; then t_ok "identity: --env wins over ~/.gitconfig"
+	else t_fail "identity: --env wins over ~/.gitconfig" "the commit is: $got; $(run_info)"; fi
+
+	rm -f "$IH/.gitconfig"
+	mkdir -p "$IH/.config/git"
+	printf '[user]\n\tname = Xdg Caller\n\temail = xdg@example.org\n' >"$IH/.config/git/config"
+	chown -R "$iduid:$iduid" "$IH/.config"
+	id_commit
+	got=$(who)
+	if [[ $got == "Xdg Caller <xdg@example.org>|Xdg Caller <xdg@example.org>|id" ]]; then t_ok "identity: from ~/.config/git/config"
+	else t_fail "identity: from ~/.config/git/config" "the commit is: $got; $(run_info)"; fi
+	rm -rf "$IH/.config"
+
+	# Not there, or not a file to read: git's own refusal, at once.
+	no_identity() {
+		local name=$1 before
+		before=$(who)
+		id_commit
+		if ((HUNG)); then t_fail "identity: $name" "$(run_info)"
+		elif [[ $(kv commit) == 0 || $(who) != "$before" ]]; then t_fail "identity: $name" "the commit was made: $(who)"
+		elif ! grep -q "Author identity unknown\|Please tell me who you are\|unable to auto-detect\|empty ident" "$ERR"; then
+			t_fail "identity: $name" "not git's own message: $(head -c 300 "$ERR" | tr '\n' '|')"
+		elif grep -qF "$SECRET" "$OUT" "$ERR"; then t_fail "identity: $name" "the secret reached the jail"
+		else t_ok "identity: $name"; fi
+	}
+	no_identity "no ~/.gitconfig: commit fails with git's message"
+	ln -s /etc/shadow "$IH/.gitconfig"
+	no_identity "a ~/.gitconfig symlink to /etc/shadow is ignored"
+	rm -f "$IH/.gitconfig"
+	gitcfg
+	ln -sf "$IH/.gitconfig" "$IH/.gitlink" && mv "$IH/.gitconfig" "$IH/.gitreal" && ln -s "$IH/.gitreal" "$IH/.gitconfig"
+	chown -h "$iduid:$iduid" "$IH/.gitconfig"
+	no_identity "a ~/.gitconfig symlink in the home is not followed"
+	rm -f "$IH/.gitconfig" "$IH/.gitlink" "$IH/.gitreal"
+	mkfifo "$IH/.gitconfig" && chown "$iduid:$iduid" "$IH/.gitconfig"
+	no_identity "a ~/.gitconfig FIFO is ignored without hanging"
+	rm -f "$IH/.gitconfig"
+	{ printf '[user]\n\tname = Big Caller\n\temail = big@example.org\n'; head -c 10000000 /dev/zero | tr '\0' '#'; echo; } >"$IH/.gitconfig"
+	chown "$iduid:$iduid" "$IH/.gitconfig"
+	no_identity "a 10 MB ~/.gitconfig is ignored"
+	# A config git cannot parse: filesystem.git's guard refuses the run (gitguard.c), or
+	# the commit fails; no identity either way.
+	printf '[user]\n\tname = Bad Caller\n\temail = bad@example.org\n[user\n' >"$IH/.gitconfig"
+	before=$(who)
+	id_commit
+	if ((HUNG)) || [[ $(kv commit) == 0 || $(who) != "$before" ]]; then t_fail "identity: a malformed ~/.gitconfig gives none" "$(run_info); $(who)"
+	else t_ok "identity: a malformed ~/.gitconfig gives none"; fi
+	printf '[user]\n\tname = "Ada\\nGIT_DIR=/x"\n\temail = "ada@example.org\\nX=1"\n' >"$IH/.gitconfig"
+	no_identity "a name and email with a newline are not passed"
+	rm -f "$IH/.gitconfig"
+else
+	t_skip "identity" "cannot create a test user"
+fi

@@ -6,11 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup.h"
 #include "cleanup.h"
 #include "json.h"
-#include "landlock.h"
-#include "mount.h"
 
 void sbx_plan_init(struct sbx_plan *p)
 {
@@ -191,17 +188,15 @@ void sbx_json_strv(FILE *f, const char *name, const struct sbx_strv *l)
         fputc(']', f);
 }
 
-void sbx_plan_to_json(const struct sbx_plan *p, FILE *f)
+void sbx_plan_to_json(const struct sbx_plan *p, const struct sbx_plan_forecast *fc, FILE *f)
 {
-        sbx_plan_to_json_fields(p, f);
+        sbx_plan_to_json_fields(p, fc, f);
         fputs("}\n", f);
 }
 
-void sbx_plan_to_json_fields(const struct sbx_plan *p, FILE *f)
+void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_forecast *fc, FILE *f)
 {
-        struct sbx_cgroup_forecast cg;
-        const char *dev;
-        int abi;
+        int abi = fc->landlock_abi;
 
         fputs("{\"profile\":", f);
         sbx_json_string(f, p->name);
@@ -272,9 +267,8 @@ void sbx_plan_to_json_fields(const struct sbx_plan *p, FILE *f)
         json_u64_or_null(f, p->limits.nofile);
         fputs(",\"fsize\":", f);
         json_u64_or_null(f, p->limits.fsize);
-        sbx_cgroup_forecast(p, &cg);
-        fprintf(f, ",\"enforced\":{\"memory\":%s,\"pids\":%s},\"cgroup\":\"%s\"", cg.memory ? "true" : "false",
-                cg.pids ? "true" : "false", cg.version == 2 ? "v2" : cg.version == 1 ? "v1" : "none");
+        fprintf(f, ",\"enforced\":{\"memory\":%s,\"pids\":%s},\"cgroup\":\"%s\"", fc->memory ? "true" : "false",
+                fc->pids ? "true" : "false", fc->cgroup_version == 2 ? "v2" : fc->cgroup_version == 1 ? "v1" : "none");
         fputs("},\"optional\":[", f);
         fputs(p->optional & SBX_HARDEN_LANDLOCK ? "\"landlock\"" : "", f);
         fputs(p->optional & SBX_HARDEN_CGROUP ? (p->optional & SBX_HARDEN_LANDLOCK ? ",\"cgroup\"" : "\"cgroup\"") : "", f);
@@ -292,15 +286,14 @@ void sbx_plan_to_json_fields(const struct sbx_plan *p, FILE *f)
                 fputs("\"any\"", f);
         /* What mount.c makes of /dev in every jail, whatever the mounts list. */
         fputs(",\"dev\":{\"devices\":[", f);
-        for (size_t i = 0; (dev = sbx_mount_dev_node(i)); i++) {
+        for (size_t i = 0; fc->dev_nodes[i]; i++) {
                 fputs(i ? "," : "", f);
-                sbx_json_string(f, dev);
+                sbx_json_string(f, fc->dev_nodes[i]);
         }
         fprintf(f, "],\"pts\":true,\"shm\":{\"dest\":\"" SBX_SHM_PATH "\",\"size\":%llu,\"noexec\":%s}}",
                 (unsigned long long)sbx_plan_shm_size(p), p->exec_restricted ? "true" : "false");
         /* Landlock: applied where the kernel has it; where not, the run fails unless
          * the plan lets it be optional. */
-        abi = sbx_landlock_abi();
         fprintf(f, ",\"landlock\":{\"applied\":%s,\"optional\":%s,\"abi\":%d,\"exec_allowlist\":", abi >= 1 ? "true" : "false",
                 p->optional & SBX_HARDEN_LANDLOCK ? "true" : "false", abi);
         if (p->exec_restricted)

@@ -168,9 +168,20 @@ int sbx_plan_add_system_view(struct sbx_plan *p, struct sbx_error *e);
 bool sbx_env_value_is_tame(const char *v);
 uint64_t sbx_physical_memory(void);
 
-void sbx_plan_to_json(const struct sbx_plan *p, FILE *f);
+/* What --dry-run adds from this host, facts the plan alone does not hold: filled by
+ * sbx_plan_forecast() (forecast.c) without making anything. */
+#define SBX_FORECAST_MAX_DEV 16
+struct sbx_plan_forecast {
+        int cgroup_version;  /* the hierarchy sbx would use: 2, 1, or 0 for none */
+        bool memory, pids;   /* the limit will be enforced here */
+        int landlock_abi;    /* 0: the kernel has no Landlock */
+        const char *dev_nodes[SBX_FORECAST_MAX_DEV + 1]; /* what mount.c makes in /dev; NULL last */
+};
+void sbx_plan_forecast(const struct sbx_plan *p, struct sbx_plan_forecast *fc);
+
+void sbx_plan_to_json(const struct sbx_plan *p, const struct sbx_plan_forecast *fc, FILE *f);
 /* The same object's fields, left open ("{...") for a caller to add to and close. */
-void sbx_plan_to_json_fields(const struct sbx_plan *p, FILE *f);
+void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_forecast *fc, FILE *f);
 /* ,"name":["a","b"] (or just the array when @name is NULL). */
 void sbx_json_strv(FILE *f, const char *name, const struct sbx_strv *l);
 

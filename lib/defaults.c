@@ -32,7 +32,7 @@ static const char *const etc_paths[] = {
 
 /* Only recorded here; validation opens each, turns host symlinks into symlinks and
  * drops what the host lacks, so that the plan itself does no I/O. */
-static int add_host_entry(struct sbx_plan *p, const char *path, struct sbx_error *e)
+int sbx_plan_add_system_entry(struct sbx_plan *p, const char *path, struct sbx_error *e)
 {
         int r = sbx_plan_add_mount(p, SBX_MOUNT_RO, path, path, 0, e);
 
@@ -70,10 +70,10 @@ int sbx_plan_add_system_view(struct sbx_plan *p, struct sbx_error *e)
         int r;
 
         for (size_t i = 0; i < sizeof(system_paths) / sizeof(system_paths[0]); i++)
-                if ((r = add_host_entry(p, system_paths[i], e)) < 0)
+                if ((r = sbx_plan_add_system_entry(p, system_paths[i], e)) < 0)
                         return r;
         for (size_t i = 0; i < sizeof(etc_paths) / sizeof(etc_paths[0]); i++)
-                if ((r = add_host_entry(p, etc_paths[i], e)) < 0)
+                if ((r = sbx_plan_add_system_entry(p, etc_paths[i], e)) < 0)
                         return r;
         return 0;
 }

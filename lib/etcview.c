@@ -80,17 +80,6 @@ static bool has_system_view(const struct sbx_plan *p)
         return false;
 }
 
-static int add_entry(struct sbx_plan *p, const char *path, struct sbx_error *e)
-{
-        int r = sbx_plan_add_mount(p, SBX_MOUNT_RO, path, path, 0, e);
-
-        if (r < 0)
-                return r;
-        p->mounts[p->n_mounts - 1].system = true;
-        p->mounts[p->n_mounts - 1].optional = true;
-        return 0;
-}
-
 /* One conffile line of the status file: " /etc/NAME/... MD5 [obsolete]": its top-level
  * /etc entry in @top, or false. */
 static bool conffile_top(const char *line, char *top, size_t size)
@@ -143,7 +132,7 @@ int sbx_etc_view_add_packaged(struct sbx_plan *p, struct sbx_error *e)
                         continue;
                 if (added++ >= MAX_ADDED)
                         break;
-                if ((r = add_entry(p, top, e)) < 0)
+                if ((r = sbx_plan_add_system_entry(p, top, e)) < 0)
                         break;
         }
         fclose(f);

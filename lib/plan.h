@@ -165,6 +165,9 @@ uint64_t sbx_plan_shm_size(const struct sbx_plan *p);
 /* The read-only system view (/usr, /bin, /lib*, a minimal /etc), as system mounts
  * that validation resolves.  defaults.c. */
 int sbx_plan_add_system_view(struct sbx_plan *p, struct sbx_error *e);
+/* One host path of the system view, read-only at the same place, skipped where the
+ * host lacks it (validation opens it). */
+int sbx_plan_add_system_entry(struct sbx_plan *p, const char *path, struct sbx_error *e);
 bool sbx_env_value_is_tame(const char *v);
 uint64_t sbx_physical_memory(void);
 

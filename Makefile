@@ -42,7 +42,7 @@ AS_NEEDED = -Wl,--as-needed
 # (gen-seccomp) and embedded in libsbx; seccomp.c compiles at launch only for a
 # profile's own seccomp changes.  The builtin profiles are embedded in libsbx-policy.
 LIB_SRCS = lib/error.c lib/applied.c lib/busapi.c lib/strv.c lib/path.c lib/caller.c lib/json.c lib/plan.c lib/forecast.c lib/defaults.c lib/etcview.c lib/parse.c lib/validate.c lib/mountpoint.c lib/gitobjects.c \
-           lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
+           lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/identity.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
            lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/audit.c
 CMDPOLICY_SRCS = $(sort $(wildcard cmdpolicy/*.c))
 POLICY_SRCS = $(sort $(wildcard policy/*.c))

@@ -24,6 +24,7 @@
 #include "cgroup.h"
 #include "cleanup.h"
 #include "exec.h"
+#include "identity.h"
 #include "init.h"
 #include "landlock.h"
 #include "mount.h"
@@ -67,7 +68,8 @@ static void send_listener(int sock, int fd)
         (void)sendmsg(sock, &mh, MSG_NOSIGNAL);
 }
 
-_Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, int sync_fd, int broker_sock)
+_Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, int sync_fd, int broker_sock,
+                                    int id_proc)
 {
         struct sbx_error e = { 0 };
         struct sigaction dfl = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
@@ -91,6 +93,14 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
         if (chdir(cwd) < 0)
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_EXEC, errno, "chdir", cwd, "cannot enter the working directory"), &e));
 
+        /* Root's command: nobody in a user namespace of its own (identity.h). */
+        r = sbx_identity_enter(p, id_proc, weak, sizeof(weak), &done.applied, &e);
+        if (r < 0)
+                sbx_sync_fail(sync_fd, &e);
+        if (r > 0)
+                send_weakened(sync_fd, weak);
+        if (id_proc >= 0)
+                close(id_proc);
         if (sbx_privs_drop(p, &done.applied, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
         r = sbx_privs_mdwe(p, weak, sizeof(weak), &done.applied, &e);
@@ -242,6 +252,7 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         struct sbx_broker broker;
         struct proc_areas areas = { 0 };
         pid_t command;
+        int id_proc;
 
         /* 1. Die with the launcher.  The pidfd closes the race in which it died
          *    before the death signal was armed. */
@@ -303,14 +314,17 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_INIT, errno, "socketpair", "", "cannot start the connect broker"), &e));
         if (p->unix_broker && sbx_landlock_scope(&e) < 0)
                 sbx_sync_fail(sync_fd, &e);
+        id_proc = sbx_identity_prepare(p);
         command = fork();
         if (command < 0)
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_INIT, errno, "fork", "", "cannot start the command"), &e));
         if (command == 0) {
                 if (broker_sv[0] >= 0)
                         close(broker_sv[0]);
-                command_child(p, filter, sync_fd, broker_sv[1]);
+                command_child(p, filter, sync_fd, broker_sv[1], id_proc);
         }
+        if (id_proc >= 0)
+                close(id_proc);
         /* 7. PID 1 keeps only the sync socket, the broker's, and no privilege, then
          *    supervises. */
         scrub_arguments(&areas);

@@ -207,7 +207,11 @@ void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_for
         }
         fputs("],\"mode\":", f);
         sbx_json_string(f, p->userns ? "userns" : "root");
-        fprintf(f, ",\"uid\":%u,\"gid\":%u,\"workspace\":", (unsigned)p->uid, (unsigned)p->gid);
+        fprintf(f, ",\"uid\":%u,\"gid\":%u", (unsigned)p->uid, (unsigned)p->gid);
+        /* Who the command is inside, where that is not the caller (identity.h). */
+        if (p->root_userns)
+                fprintf(f, ",\"uid_inside\":%u,\"gid_inside\":%u", SBX_ROOT_INSIDE_ID, SBX_ROOT_INSIDE_ID);
+        fputs(",\"workspace\":", f);
         sbx_json_string(f, p->workspace);
         fputs(",\"workspace_mode\":", f);
         sbx_json_string(f, p->workspace_mode == SBX_WS_RW ? "rw" : p->workspace_mode == SBX_WS_RO ? "ro" : "none");
@@ -226,7 +230,7 @@ void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_for
                 fputs(",\"cgroup\"", f);
         if (p->net == SBX_NET_NONE)
                 fputs(",\"net\"", f);
-        if (p->userns)
+        if (p->userns || p->root_userns)
                 fputs(",\"user\"", f);
         fputs("],\"mounts\":[", f);
         for (size_t i = 0; i < p->n_mounts; i++) {

@@ -4,6 +4,9 @@
  * be tested with hand-built plans. */
 #pragma once
 
+/* Who root's command is inside: nobody, which every system's passwd names. */
+#define SBX_ROOT_INSIDE_ID 65534u
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,6 +117,10 @@ struct sbx_plan {
         uid_t uid;         /* the caller */
         gid_t gid;
         bool userns;       /* not privileged: jail inside a user namespace */
+        /* Launched by root (with no capability to keep): the command, and it alone,
+         * runs as SBX_ROOT_INSIDE_ID in a user namespace of its own where that id
+         * stands for root outside (lib/identity.h); set at validation. */
+        bool root_userns;
         /* sandboxd: uid, gid and groups are the caller's (from its socket), not this
          * process's; the command is switched to them with no capability. */
         bool run_as;

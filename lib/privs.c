@@ -74,9 +74,7 @@ static int lock_securebits(struct sbx_error *e)
         return 0;
 }
 
-/* sandboxd: the caller's groups, gid and uid, all three ids of each, so that no
- * saved id lets the command switch back. */
-static int switch_ids(const struct sbx_plan *p, struct sbx_error *e)
+int sbx_privs_switch_ids(const struct sbx_plan *p, struct sbx_error *e)
 {
         if (setgroups(p->n_groups, p->groups) < 0)
                 return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "setgroups", "", "cannot take the caller's groups");
@@ -126,12 +124,13 @@ int sbx_privs_drop(const struct sbx_plan *p, unsigned *applied, struct sbx_error
          *      file with capabilities. */
         if ((r = drop_bounding_and_ambient(p->caps, e)) < 0)
                 return r;
-        /* 5. securebits locked, then uid/gid: direct mode keeps the caller's (root, or
-         *    the caller mapped to itself in the user namespace); sandboxd's command
-         *    becomes its caller. */
+        /* 5. securebits locked, then uid/gid: direct mode keeps the caller's (the
+         *    caller mapped to itself in the user namespace, or root's command as
+         *    nobody in its own: identity.h); sandboxd's command becomes its caller
+         *    (root's did already, before its user namespace froze the groups). */
         if ((r = raise_kept(p->caps, e)) < 0 || (r = lock_securebits(e)) < 0)
                 return r;
-        if (p->run_as && (r = switch_ids(p, e)) < 0)
+        if (p->run_as && !p->root_userns && (r = sbx_privs_switch_ids(p, e)) < 0)
                 return r;
         /* 6. capabilities to zero (or to what the profile keeps). */
         if ((r = set_capabilities(p->caps, e)) < 0)
@@ -185,7 +184,7 @@ int sbx_privs_drop_init(const struct sbx_plan *p, struct sbx_error *e)
                 return r;
         /* sandboxd's jail: PID 1 takes the caller's ids too, or it could not forward
          * a signal to the command (kill needs the same uid once CAP_KILL is gone). */
-        if (p->run_as && (r = switch_ids(p, e)) < 0)
+        if (p->run_as && (r = sbx_privs_switch_ids(p, e)) < 0)
                 return r;
         if ((r = set_capabilities(0, e)) < 0)
                 return r;

@@ -19,5 +19,10 @@ int sbx_privs_drop(const struct sbx_plan *p, unsigned *applied, struct sbx_error
  * in @applied) or not asked for, or -errno. */
 int sbx_privs_mdwe(const struct sbx_plan *p, char *what, size_t size, unsigned *applied, struct sbx_error *e);
 
+/* sandboxd: the caller's groups, gid and uid, all three ids of each, so that no
+ * saved id lets the command switch back.  Within sbx_privs_drop(), or before it where
+ * the command enters a user namespace (identity.h), which freezes the groups. */
+int sbx_privs_switch_ids(const struct sbx_plan *p, struct sbx_error *e);
+
 /* For the jail's PID 1 itself: no capabilities, no_new_privs (it keeps its fds). */
 int sbx_privs_drop_init(const struct sbx_plan *p, struct sbx_error *e);

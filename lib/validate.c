@@ -567,6 +567,7 @@ int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error
                 p->gid = getgid();
                 p->userns = geteuid() != 0;
         }
+        p->root_userns = p->uid == 0 && !p->userns && p->caps == 0;
 
         if (p->workspace_mode != SBX_WS_NONE && (r = resolve_workspace(p, caller, &ws, e)) < 0)
                 return r;

@@ -154,8 +154,14 @@ trap - USR1
 
 dsbx --workspace "$WS" -- "$WS/probe" status
 if ((RC == 0)); then
-	expect_kv "root: runs as uid 0" uid 0
-	expect_kv "root: but with no capability" CapEff 0000000000000000
+	# As in direct mode: nobody in a user namespace whose one id is root (t_rootid).
+	expect_kv "root: runs as nobody (root outside)" uid 65534
+	expect_kv "root: with no capability" CapEff 0000000000000000
+	if [[ $(kv ns.user) =~ ^[0-9]+$ && $(kv ns.user) != "$(host_ns user)" ]]; then
+		t_ok "root: the user namespace is not the host's"
+	else
+		t_fail "root: the user namespace is not the host's" "ns.user=$(kv ns.user)"
+	fi
 else
 	t_fail "root: may use every profile" "$(run_info)"
 fi

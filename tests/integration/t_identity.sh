@@ -22,10 +22,11 @@ if ran_ok "status runs"; then
 	done
 	expect_kv "NoNewPrivs is 1" NoNewPrivs 1
 	expect_kv "Seccomp is 2 (filter)" Seccomp 2
-	expect_kv "uid 0 in root mode" uid 0
-	expect_kv "euid 0 in root mode" euid 0
+	# Root's command is nobody in a user namespace of its own (t_rootid.sh).
+	expect_kv "uid 65534 in root mode" uid 65534
+	expect_kv "euid 65534 in root mode" euid 65534
 	expect_kv "no supplementary groups" groups ""
-	for ns in pid net mnt uts ipc cgroup; do
+	for ns in pid net mnt uts ipc cgroup user; do
 		host=$(host_ns "$ns")
 		got=$(kv "ns.$ns")
 		if [[ -n $got && $got != "$host" && $got =~ ^[0-9]+$ ]]; then

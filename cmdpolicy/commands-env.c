@@ -84,6 +84,7 @@ static const struct var_rule var_rules[] = {
         { "LDFLAGS", VAR_FLAGS, NULL }, { "FFLAGS", VAR_FLAGS, NULL }, { "CGO_*FLAGS*", VAR_FLAGS, NULL },
         { "COMPILER_PATH", VAR_DENY, "makes gcc run its programs from there" },
         { "GCC_EXEC_PREFIX", VAR_DENY, "makes gcc run its programs from there" },
+        { "CXX_MODULE_MAPPER", VAR_DENY, "names g++'s C++ module mapper, which may be a command it runs" },
         { "CCACHE_PREFIX*", VAR_CODE, NULL }, { "CCACHE_COMPILERCHECK", VAR_CHECK, NULL },
         { "CCACHE_CONFIGPATH", VAR_DENY, CONFIG }, { "CCACHE_DIR", VAR_DENY, "makes ccache read ccache.conf from there" },
         { "DISTCC_*", VAR_DENY, "makes distcc run commands it names" },
@@ -225,6 +226,9 @@ const char *sbx_cmd_cc_flag(const char *f)
                 return "makes the compiler run its programs from a directory (-B)";
         if (strncmp(f, "-specs", 6) == 0 || strncmp(f, "--specs", 7) == 0)
                 return "reads a specs file, which can name the programs gcc runs";
+        /* "-fmodule-mapper=|PROGRAM ARGS": cc1plus starts PROGRAM to map C++ modules. */
+        if (strncmp(f, "-fmodule-mapper", 15) == 0 && strchr(f, '|'))
+                return "runs a command as the C++ module mapper (-fmodule-mapper=|…)";
         if (strncmp(f, "--ld-path", 9) == 0 || strncmp(f, "--gcc-toolchain", 15) == 0 ||
             strncmp(f, "--gcc-install-dir", 17) == 0 || strncmp(f, "-ccc-", 5) == 0)
                 return "makes the compiler run a linker or tools it names";

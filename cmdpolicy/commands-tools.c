@@ -778,8 +778,12 @@ static const struct tool tools[] = {
         { "gpg|gpg2", gpg_opts, NULL, 0 },
         { "ld-linux*.so*|ld.so|ld-*.so*|ld64.so*", NULL, check_ldso, 0 },
         { "ld|ld.*|lld|mold", ld_opts, NULL, 0 },
-        { "gcc|gcc-*|g++|g++-*|cc|c++|c89|c99|clang|clang-[0-9]*|clang++|clang++-*|*-gcc|*-g++|*-gcc-*|tcc", NULL,
-          check_cc, 0 },
+        /* gcc's drivers all take the driver's options (-B, -wrapper, -specs): cpp, the
+         * other languages' and the target-prefixed, versioned names too. */
+        { "gcc|gcc-*|g++|g++-*|cc|c++|c89|c99|clang|clang-[0-9]*|clang++|clang++-*|*-gcc|*-g++|*-gcc-*|*-g++-*|tcc|"
+          "cpp|cpp-*|*-cpp|*-cpp-*|gfortran|gfortran-*|*-gfortran|*-gfortran-*|gccgo|gccgo-*|*-gccgo|*-gccgo-*|"
+          "gdc|gdc-*|*-gdc|*-gdc-*|gm2|gm2-*|*-gm2|*-gm2-*",
+          NULL, check_cc, 0 },
         { "go", NULL, check_go, 0 },
         { "cargo", cargo_opts, NULL, 0 },
         { "cmake", NULL, check_cmake, 0 },

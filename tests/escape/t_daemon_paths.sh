@@ -191,6 +191,50 @@ if command -v git >/dev/null && usermod -d "$UH" "$U" 2>/dev/null; then
 		t_fail "git profile through sandboxd: a ~/.gitconfig the caller cannot read gives no identity" \
 			"rc=$RC commit: $(uig log -1 --format='%an <%ae>'); out: $(head -c 300 "$OUT" | tr '\n' '|')"
 	fi
+	# Other ways to the same root-only file: a symlink at ~/.gitconfig, XDG_CONFIG_HOME
+	# naming a root-only directory, a FIFO (an open that would block sandboxd), and
+	# values that would start a header or a variable of their own.
+	RSECRET=$T/rootonly
+	mkdir -p "$RSECRET/git" && chmod 0700 "$RSECRET"
+	printf '[user]\n\tname = Root Secret %s\n\temail = root@secret\n' "$ISECRET" >"$RSECRET/git/config"
+	cp "$RSECRET/git/config" "$RSECRET/gitconfig" && chmod 0600 "$RSECRET/gitconfig" "$RSECRET/git/config"
+	rm -f "$UH/.gitconfig"
+	ln -s "$RSECRET/gitconfig" "$UH/.gitconfig"
+	id_run
+	if [[ $HUNG == 0 ]] && grep -q '^HOME=' "$OUT" && ! grep -qF "$ISECRET" "$OUT" "$ERR" && ! grep -q "Root Secret" "$OUT"; then
+		t_ok "git identity through sandboxd: ~/.gitconfig -> a root-only file gives nothing"
+	else
+		t_fail "git identity through sandboxd: ~/.gitconfig -> a root-only file gives nothing" "rc=$RC out: $(head -c 300 "$OUT" | tr '\n' '|')"
+	fi
+	rm -f "$UH/.gitconfig"
+	mkfifo "$UH/.gitconfig" && chown "$U:$U" "$UH/.gitconfig"
+	t0=$SECONDS
+	id_run
+	if [[ $HUNG == 0 && $((SECONDS - t0)) -lt 20 && $RC != 125 ]]; then
+		t_ok "git identity through sandboxd: a FIFO at ~/.gitconfig neither blocks nor fails the run"
+	else
+		t_fail "git identity through sandboxd: a FIFO at ~/.gitconfig neither blocks nor fails the run" "rc=$RC hung=$HUNG err=$(head -c 200 "$ERR")"
+	fi
+	rm -f "$UH/.gitconfig"
+	usbx_xdg() {
+		timeout -k 5 "$SBX_HANG" setpriv --reuid="$U" --regid="$U" --init-groups env XDG_CONFIG_HOME="$RSECRET" \
+			"$SBX_RUN" --daemon --socket "$DM_SOCK" --profile git --workspace "$IDR" -- /bin/sh -c env >"$OUT" 2>"$ERR" </dev/null
+		RC=$?
+	}
+	usbx_xdg
+	if grep -q '^HOME=' "$OUT" && ! grep -qF "$ISECRET" "$OUT" "$ERR" && ! grep -q "Root Secret" "$OUT"; then
+		t_ok "git identity through sandboxd: XDG_CONFIG_HOME naming a root-only directory gives nothing"
+	else
+		t_fail "git identity through sandboxd: XDG_CONFIG_HOME naming a root-only directory gives nothing" "rc=$RC out: $(head -c 300 "$OUT" | tr '\n' '|')"
+	fi
+	printf '[user]\n\tname = "Evil\\nGIT_X=1"\n\temail = "e@e\\tx"\n' >"$UH/.gitconfig"
+	chown "$U:$U" "$UH/.gitconfig"
+	id_run
+	if grep -q '^HOME=' "$OUT" && ! grep -q '^GIT_X=' "$OUT" && ! grep -q '^GIT_AUTHOR_NAME=Evil' "$OUT" && ! grep -q '^GIT_AUTHOR_EMAIL=e@e' "$OUT"; then
+		t_ok "git identity through sandboxd: a name or e-mail with a control character is not passed"
+	else
+		t_fail "git identity through sandboxd: a name or e-mail with a control character is not passed" "out: $(grep -a GIT_ "$OUT" | head -c 300 | tr '\n' '|')"
+	fi
 else
 	t_skip "git identity through sandboxd" "git is not installed, or the test user's home cannot be set"
 fi

@@ -59,7 +59,15 @@ forms=(
 	"python|python3 -c 'import os; os.system(\"dd if=/dev/zero of=m-python bs=1 count=1\")'"
 	"envS|env -S 'dd if=/dev/zero of=m-envS bs=1 count=1'"
 	"funcenv|env 'BASH_FUNC_ls%%=() { dd if=/dev/zero of=m-funcenv bs=1 count=1; }' bash -c ls"
+	# gcc's drivers: cpp (gcc's package) takes -wrapper as gcc does
+	"cppwrap|cpp -wrapper 'sh,-c,dd if=/dev/zero of=m-cppwrap bs=1 count=1' f"
 )
+# C++ modules: g++ (cc1plus) starts "|PROGRAM ARGS" as its module mapper.
+if command -v g++ >/dev/null; then
+	echo 'import m;' >"$WS/m.cc"
+	forms+=("mapper|g++ -fmodules-ts '-fmodule-mapper=|dd if=/dev/zero of=m-mapper bs=1 count=1' -c m.cc"
+		"mapperenv|CXX_MODULE_MAPPER='|dd if=/dev/zero of=m-mapperenv bs=1 count=1' g++ -fmodules-ts -c m.cc")
+fi
 
 # run PROFILE FORM: the form under PROFILE, directly or (with DAEMON=1) through sandboxd.
 run() {

@@ -484,6 +484,18 @@ int main(void)
         DENY("dc !", "'!'", "dc -e '!id'");
         DENY("gcc -wrapper", "-wrapper", "gcc -wrapper id x.c");
         DENY("gcc -B", "-B", "gcc -B. x.c");
+        /* Every gcc driver takes the driver's options: cpp is one (on strict's list). */
+        DENY("cpp -wrapper", "-wrapper", "cpp -wrapper sh,-c,id x.c");
+        DENY("cpp -B", "-B", "cpp -B. x.c");
+        DENY("gfortran -wrapper", "-wrapper", "gfortran -wrapper id x.f");
+        DENY("versioned triplet g++ -B", "-B", "x86_64-linux-gnu-g++-12 -B. x.cc");
+        DENY("versioned triplet cpp -wrapper", "-wrapper", "x86_64-linux-gnu-cpp-12 -wrapper id x.c");
+        /* C++ modules: a mapper "|PROGRAM ARGS" is a command g++ (cc1plus) runs. */
+        DENY("g++ -fmodule-mapper=|", "module mapper", "g++ -fmodules-ts '-fmodule-mapper=|rm -rf /' -c m.cc");
+        DENY("CXXFLAGS -fmodule-mapper=|", "module mapper", "CXXFLAGS='-fmodule-mapper=|id' make");
+        DENY("CXX_MODULE_MAPPER", "CXX_MODULE_MAPPER", "CXX_MODULE_MAPPER='|rm -rf /' g++ -fmodules-ts -c m.cc");
+        DENY("export CXX_MODULE_MAPPER", "CXX_MODULE_MAPPER", "export CXX_MODULE_MAPPER='|id'; g++ -fmodules-ts -c m.cc");
+        ALLOW("g++ modules with a mapper file", "g++ -std=c++20 -fmodules-ts -fmodule-mapper=mapper.txt -c m.cc");
         DENY("make --eval", "inline", "make --eval='x'");
         DENY("make VAR=$(shell)", "expands the $", "make 'X=$(shell id)'");
         DENY("make SHELL=", RM, "make SHELL='rm -rf /'");

@@ -19,7 +19,7 @@ HARDEN_LD = -pie -Wl,-z,relro,-z,now
 SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
-           clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd git gcc ccache tmux golang-go nettle-dev zlib1g-dev strace gdb \
+           clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd git gcc g++ ccache tmux golang-go nettle-dev zlib1g-dev strace gdb \
            debhelper dpkg-dev \
            default-jdk-headless maven fontconfig man-db
 # External libraries, per layer: each is linked only into what uses that layer, and

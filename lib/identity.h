@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* Stage 4b, identity: who a command launched by root is inside.  Not root: the jail's
- * uid 0 has no capability, so tools that believe they are root half-fail (tar and
- * Python's tarfile chown each member, are refused, and leave modes and times
- * unrestored).  It runs as nobody (SBX_ROOT_INSIDE_ID) in a user namespace of its own
- * whose one mapped id stands for root outside: what it creates is root's on the host,
- * as outside; it holds no capability anywhere and knows it is not root, so it extracts,
- * builds and tests as a user does.  Only the command enters it: the jail's PID 1 and
- * every mount were made as root (device nodes, a fresh /proc), and the namespaces stay
- * owned by the host's user namespace, where the command has no power at all. */
+/* Identity: who a command launched by root is inside, and what root's files are to it.
+ *
+ * Not root: the jail's uid 0 has no capability, so tools that believe they are root
+ * half-fail (tar and Python's tarfile chown each member, are refused, and leave modes
+ * and times unrestored).  One user namespace, made by the launcher before the jail,
+ * maps nobody (SBX_ROOT_INSIDE_ID) to root outside and nothing else:
+ *  - the command enters it: it runs as nobody, what it creates is root's on the host
+ *    as outside, it holds no capability anywhere and knows it is not root;
+ *  - the system view is mounted idmapped through it, so that the files root owns there
+ *    are nobody's to the command: their "other" bits decide, live, also for a file
+ *    made or replaced while the jail runs (its uid is still root's on the host, so
+ *    without this, owner-only modes would let root's command read root's secrets).
+ * The jail's PID 1 and every mount are made as root (device nodes, a fresh /proc), and
+ * the jail's namespaces stay owned by the host's user namespace, where the command has
+ * no power at all. */
 #pragma once
 
 #include <stddef.h>
@@ -15,16 +21,13 @@
 #include "error.h"
 #include "plan.h"
 
-/* PID 1, before the command is forked: a proc instance of the jail's PID namespace,
- * attached nowhere and writable (the jail's /proc is read-only), through which the
- * command writes its own id maps; it closes on exec.  -1 when the plan needs none,
- * -errno when none could be made (the command then says so and stays uid 0). */
-int sbx_identity_prepare(const struct sbx_plan *p);
+/* The launcher, before the jail is cloned: the namespace, as an fd (close-on-exec)
+ * that the jail inherits; -1 when the plan needs none (the command is not uid 0),
+ * or when it cannot be made (no CAP_SETFCAP, user namespaces refused), and then
+ * @what says what that leaves. */
+int sbx_identity_userns(const struct sbx_plan *p, char *what, size_t size);
 
-/* The command's process, before sbx_privs_drop(): sandboxd's caller ids, then the user
- * namespace and its maps.  0 once in it (SBX_APPLIED_USERNS in @applied) or when the
- * plan asks for none; 1 when the kernel refuses a user namespace (a container's
- * seccomp, user.max_user_namespaces=0) and the command stays uid 0 without
- * capabilities, as @what says; -errno on failure. */
-int sbx_identity_enter(const struct sbx_plan *p, int proc, char *what, size_t size, unsigned *applied,
-                       struct sbx_error *e);
+/* The command's process, before sbx_privs_drop(): sandboxd's caller ids, then into
+ * the namespace @ns (from sbx_identity_userns(), -1: none), when the plan asks.  Sets
+ * SBX_APPLIED_USERNS in @applied once in it; 0, or -errno. */
+int sbx_identity_enter(const struct sbx_plan *p, int ns, unsigned *applied, struct sbx_error *e);

@@ -69,7 +69,7 @@ static void send_listener(int sock, int fd)
 }
 
 _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, int sync_fd, int broker_sock,
-                                    int id_proc)
+                                    int id_ns)
 {
         struct sbx_error e = { 0 };
         struct sigaction dfl = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
@@ -93,14 +93,11 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
         if (chdir(cwd) < 0)
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_EXEC, errno, "chdir", cwd, "cannot enter the working directory"), &e));
 
-        /* Root's command: nobody in a user namespace of its own (identity.h). */
-        r = sbx_identity_enter(p, id_proc, weak, sizeof(weak), &done.applied, &e);
-        if (r < 0)
+        /* Root's command: nobody, in the namespace where nobody is root (identity.h). */
+        if (sbx_identity_enter(p, id_ns, &done.applied, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
-        if (r > 0)
-                send_weakened(sync_fd, weak);
-        if (id_proc >= 0)
-                close(id_proc);
+        if (id_ns >= 0)
+                close(id_ns);
         if (sbx_privs_drop(p, &done.applied, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
         r = sbx_privs_mdwe(p, weak, sizeof(weak), &done.applied, &e);
@@ -242,7 +239,7 @@ static void apparmor_hint(struct sbx_error *e)
 }
 
 _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_seccomp *filter,
-                                 const struct sbx_cgroup *cg, int sync_fd, int parent_pidfd)
+                                 const struct sbx_cgroup *cg, int sync_fd, int parent_pidfd, int id_ns)
 {
         struct sbx_error e = { 0 };
         struct pollfd pfd = { .fd = parent_pidfd, .events = POLLIN };
@@ -252,7 +249,6 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         struct sbx_broker broker;
         struct proc_areas areas = { 0 };
         pid_t command;
-        int id_proc;
 
         /* 1. Die with the launcher.  The pidfd closes the race in which it died
          *    before the death signal was armed. */
@@ -287,7 +283,7 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
                 sbx_sync_fail(sync_fd, &e);
         /* 5. The file system view; pivot_root; old root detached.  The private tmpfs
          *    of a git directory go home, for what the command leaves there. */
-        if (sbx_mount_apply(p, &made, &e) < 0) {
+        if (sbx_mount_apply(p, id_ns, &made, &e) < 0) {
                 if (p->userns)
                         apparmor_hint(&e);
                 sbx_sync_fail(sync_fd, &e);
@@ -295,6 +291,8 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         /* Each bind is refused rather than left writable, and pivot_root is its last
          * step: having returned, it did both. */
         done.applied |= SBX_APPLIED_PIVOT_ROOT;
+        if (made.weak[0])
+                send_weakened(sync_fd, made.weak);
         for (size_t i = 0; i < p->n_mounts; i++)
                 if (p->mounts[i].system)
                         done.applied |= SBX_APPLIED_RO_SYSTEM;
@@ -314,17 +312,14 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_INIT, errno, "socketpair", "", "cannot start the connect broker"), &e));
         if (p->unix_broker && sbx_landlock_scope(&e) < 0)
                 sbx_sync_fail(sync_fd, &e);
-        id_proc = sbx_identity_prepare(p);
         command = fork();
         if (command < 0)
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_INIT, errno, "fork", "", "cannot start the command"), &e));
         if (command == 0) {
                 if (broker_sv[0] >= 0)
                         close(broker_sv[0]);
-                command_child(p, filter, sync_fd, broker_sv[1], id_proc);
+                command_child(p, filter, sync_fd, broker_sv[1], id_ns);
         }
-        if (id_proc >= 0)
-                close(id_proc);
         /* 7. PID 1 keeps only the sync socket, the broker's, and no privilege, then
          *    supervises. */
         scrub_arguments(&areas);
@@ -572,6 +567,8 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         siginfo_t pid1 = { 0 };
         struct rusage ru = { 0 };
         bool weak_cgroup;
+        char weak[192];
+        int id_ns = -1;
         uint64_t start;
         pid_t pid;
         int r;
@@ -606,6 +603,10 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
                 goto out;
         }
 
+        /* Root's command: nobody, and root's files nobody's to it (identity.h). */
+        id_ns = sbx_identity_userns(p, weak, sizeof(weak));
+        if (weak[0])
+                append(res->weakened, sizeof(res->weakened), "\n", weak);
         start = now_ms();
         pid = clone_jail(p, &cg, &s.pidfd, &res->applied, e);
         if (pid < 0) {
@@ -614,10 +615,11 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         }
         if (pid == 0) {
                 close(sv[0]);
-                jail_child(p, filter, &cg, sv[1], parent_pidfd);
+                jail_child(p, filter, &cg, sv[1], parent_pidfd, id_ns);
         }
         close(sv[1]);
         sv[1] = -1;
+        closep(&id_ns);
         s.sync_fd = sv[0];
         s.deadline_ms = p->limits.timeout_ms ? start + p->limits.timeout_ms : 0;
 
@@ -642,6 +644,7 @@ out:
                 res->applied = 0;
         closep(&s.pidfd);
         closep(&s.sigfd);
+        closep(&id_ns);
         closep(&sv[0]);
         closep(&sv[1]);
         sbx_cgroup_destroy(&cg);

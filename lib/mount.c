@@ -256,7 +256,21 @@ static int copy_file(int root, const struct sbx_mount *m, struct sbx_error *e)
 }
 
 /* Step 1: every bind's source, cloned while the host's tree is still whole. */
-static int clone_bind(const struct sbx_mount *m, bool noexec, struct sbx_error *e)
+/* The system view, idmapped through lib/identity.h's namespace: root's files there
+ * are nobody's to root's command.  A file system that cannot be idmapped (the
+ * kernel's list: ext4, xfs, btrfs, tmpfs, overlayfs...) keeps its plain bind, and
+ * @out says so. */
+static void idmap_tree(int tree, int idmap, const char *dest, struct sbx_mount_out *out)
+{
+        struct mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)idmap };
+
+        if (syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) == 0 || out->weak[0])
+                return;
+        snprintf(out->weak, sizeof(out->weak), "identity: %s cannot be idmapped (%s): root's owner-only files there are readable to root's command",
+                 dest, strerror(errno));
+}
+
+static int clone_bind(const struct sbx_mount *m, bool noexec, int idmap, struct sbx_mount_out *out, struct sbx_error *e)
 {
         _cleanup_close_ int source = -1;
         uint64_t attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (m->kind == SBX_MOUNT_RO ? MOUNT_ATTR_RDONLY : 0);
@@ -270,8 +284,13 @@ static int clone_bind(const struct sbx_mount *m, bool noexec, struct sbx_error *
                 attrs |= MOUNT_ATTR_NOEXEC;
 
         /* System entries are root's own paths: cloned by name, one syscall. */
-        if (m->system)
-                return clone_tree(AT_FDCWD, m->source, attrs, m->dest, e);
+        if (m->system) {
+                int tree = clone_tree(AT_FDCWD, m->source, attrs, m->dest, e);
+
+                if (tree >= 0 && idmap >= 0)
+                        idmap_tree(tree, idmap, m->dest, out);
+                return tree;
+        }
         source = open_checked_source(m, e);
         if (source < 0)
                 return source;
@@ -531,11 +550,12 @@ static void close_all(int *fds, size_t n)
                 closep(&fds[i]);
 }
 
-int sbx_mount_apply(const struct sbx_plan *p, struct sbx_mount_out *out, struct sbx_error *e)
+int sbx_mount_apply(const struct sbx_plan *p, int idmap, struct sbx_mount_out *out, struct sbx_error *e)
 {
         int trees[SBX_MAX_MOUNTS];
         int r;
 
+        out->weak[0] = '\0';
         /* 1. Nothing we mount propagates back to the host, nor the host's to us. */
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
                 return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "mount", "/", "cannot make mounts private");
@@ -546,7 +566,7 @@ int sbx_mount_apply(const struct sbx_plan *p, struct sbx_mount_out *out, struct 
                 trees[i] = -1;
                 if (m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_RW && m->kind != SBX_MOUNT_STATE)
                         continue;
-                trees[i] = m->kind == SBX_MOUNT_STATE ? make_state(p, m, e) : clone_bind(m, p->exec_restricted, e);
+                trees[i] = m->kind == SBX_MOUNT_STATE ? make_state(p, m, e) : clone_bind(m, p->exec_restricted, idmap, out, e);
                 if (trees[i] < 0) {
                         close_all(trees, i);
                         return trees[i];

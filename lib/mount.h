@@ -19,9 +19,12 @@ struct sbx_mount_out {
          * made: the jail's own file systems, whatever is later mounted on top. */
         dev_t private_devs[SBX_MAX_PRIVATE];
         size_t n_private;
+        char weak[128]; /* what could not be idmapped (identity.h), "" when all was */
 };
 
-int sbx_mount_apply(const struct sbx_plan *p, struct sbx_mount_out *out, struct sbx_error *e);
+/* @idmap: lib/identity.h's user namespace, through which the system view is mounted
+ * (-1: as it is). */
+int sbx_mount_apply(const struct sbx_plan *p, int idmap, struct sbx_mount_out *out, struct sbx_error *e);
 
 /* The character devices of every jail's /dev (the minimal set apply_dev makes), by
  * name: @i from 0 until NULL.  For --dry-run. */

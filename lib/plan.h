@@ -117,9 +117,11 @@ struct sbx_plan {
         uid_t uid;         /* the caller */
         gid_t gid;
         bool userns;       /* not privileged: jail inside a user namespace */
-        /* Launched by root (with no capability to keep): the command, and it alone,
-         * runs as SBX_ROOT_INSIDE_ID in a user namespace of its own where that id
-         * stands for root outside (lib/identity.h); set at validation. */
+        /* The command would be uid 0 on the host (root's, built as root): the system
+         * view is idmapped so that root's files there are nobody's to it, and, with
+         * no capability to keep, the command runs as SBX_ROOT_INSIDE_ID in the user
+         * namespace that maps it to root (lib/identity.h).  Set at validation. */
+        bool idmap_system;
         bool root_userns;
         /* sandboxd: uid, gid and groups are the caller's (from its socket), not this
          * process's; the command is switched to them with no capability. */

@@ -11,6 +11,7 @@ enum sbx_msg_type {
         SBX_MSG_EXIT = 3,     /* the command ended: wstatus */
         SBX_MSG_STATE_FD = 4, /* the mount fd of the plan's SBX_MOUNT_STATE number wstatus */
         SBX_MSG_APPLIED = 5,  /* hardening steps done: applied (enum sbx_applied bits) */
+        SBX_MSG_USERNS = 6,   /* lib/identity.c's user namespace, as the fd alongside */
 };
 
 struct sbx_msg {

@@ -567,7 +567,8 @@ int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error
                 p->gid = getgid();
                 p->userns = geteuid() != 0;
         }
-        p->root_userns = p->uid == 0 && !p->userns && p->caps == 0;
+        p->idmap_system = p->uid == 0 && !p->userns;
+        p->root_userns = p->idmap_system && p->caps == 0;
 
         if (p->workspace_mode != SBX_WS_NONE && (r = resolve_workspace(p, caller, &ws, e)) < 0)
                 return r;

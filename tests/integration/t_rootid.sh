@@ -45,6 +45,25 @@ t_check "another uid's 0600 file stays unreadable" "$(run_info)" test "$RC" != 0
 sbx --workspace "$WS" -- sh -c 'echo "0 0 1" >/proc/self/uid_map; echo rc=$?'
 t_check "the command cannot rewrite its uid_map" "$(run_info); $(cat "$OUT")" grep -q 'rc=[12]' "$OUT"
 
+# ---- root's files in the system view are nobody's to the command: their "other"
+# bits decide, for a file there at the start and one made while the jail runs
+SECRET_DIR=/usr/local/share/sbx-t-rootid.$$
+mkdir -p "$SECRET_DIR"
+t_defer "rm -rf '$SECRET_DIR'"
+echo before >"$SECRET_DIR/before"
+echo open >"$SECRET_DIR/open"
+chmod 0600 "$SECRET_DIR/before"
+chmod 0644 "$SECRET_DIR/open"
+sbx --workspace "$WS" -- sh -c "cat $SECRET_DIR/open; cat $SECRET_DIR/before; echo rc=\$?; while [ ! -e $SECRET_DIR/later ]; do sleep 0.05; done; cat $SECRET_DIR/later; echo rc=\$?" &
+bg=$!
+sleep 0.5
+(umask 077 && echo later >"$SECRET_DIR/later.tmp" && mv "$SECRET_DIR/later.tmp" "$SECRET_DIR/later")
+wait "$bg"
+t_check "a world-readable root file in /usr is read" "$(run_info); $(tr '\n' '|' <"$OUT")" test "$(head -n 1 "$OUT")" = open
+t_check "a root-only (0600) file in /usr is not, though the command is root outside" "$(tr '\n' '|' <"$OUT")" \
+	test "$(grep -c '^before$' "$OUT")" = 0 -a "$(sed -n 2p "$OUT")" = rc=1
+t_check "... nor one made while the jail runs" "$(tr '\n' '|' <"$OUT")" test "$(grep -c '^later$' "$OUT")" = 0 -a "$(tail -n 1 "$OUT")" = rc=1
+
 # ---- archives extract as they do outside
 mkdir -p "$T/src/tree/dir"
 printf '#!/bin/sh\necho run\n' >"$T/src/tree/script"
@@ -122,7 +141,7 @@ if command -v setpriv >/dev/null; then
 	json_last
 	t_check "no CAP_SETFCAP: uid 0 without capabilities" "rc=$RC $(head -c 200 "$OUT" | tr '\n' '|')" \
 		test "$RC" = 0 -a "$(head -n 1 "$OUT")" = 0 -a "$(grep -c '0000000000000000$' "$OUT")" = 1
-	t_check "... and weakened says why" "$(grep '^weakened=' "$T/json")" grep -q '^weakened=.*identity: no CAP_SETFCAP' "$T/json"
+	t_check "... and weakened says why" "$(grep '^weakened=' "$T/json")" grep -q '^weakened=.*identity: no user namespace mapping nobody to root.*CAP_SETFCAP' "$T/json"
 else
 	t_skip "no CAP_SETFCAP" "setpriv is not installed"
 fi

@@ -18,25 +18,11 @@ chown -R "$C_UID:$C_UID" "$(c_ws user)"
 
 w="javac + java (SHA-256 via java.security)"
 if c_have javac "$w" && c_have java "$w"; then
-	cmd='rm -f Hello.class; javac Hello.java && java Hello; rc=$?; rm -f Hello.class; exit $rc'
-	for who in root user; do
-		c_out $who "$cmd"
-		outside=$(c_summary) o_err=$(head -c 300 "$ERR")
-		c_in $who -- "$cmd"
-		c_compare "$w" $who "$outside" "$(c_summary)" "outside stderr: $o_err; inside: $(run_info)"
-	done
-	c_row "$w"
+	c_same "$w" 'rm -f Hello.class; javac Hello.java && java Hello; rc=$?; rm -f Hello.class; exit $rc'
 fi
 
+# mvn -v colours its first line whatever -B says: the codes are taken out.
 w="mvn -B -v"
 if c_have mvn "$w"; then
-	# mvn -v colours its first line whatever -B says: the codes are taken out.
-	cmd='mvn -B -v >mvn.out; rc=$?; sed "s/$(printf "\\033")\\[[0-9;]*m//g" mvn.out; rm -f mvn.out; exit $rc'
-	for who in root user; do
-		c_out $who "$cmd"
-		outside=$(c_summary all) o_err=$(head -c 300 "$ERR")
-		c_in $who -- "$cmd"
-		c_compare "$w" $who "$outside" "$(c_summary all)" "outside stderr: $o_err; inside: $(run_info)"
-	done
-	c_row "$w"
+	c_same "$w" 'mvn -B -v >mvn.out; rc=$?; sed "s/$(printf "\\033")\\[[0-9;]*m//g" mvn.out; rm -f mvn.out; exit $rc' all
 fi

@@ -13,6 +13,8 @@
 #   c_compare WORKLOAD WHO OUTSIDE INSIDE [DETAIL]   ok when INSIDE == OUTSIDE
 #   c_row WORKLOAD                                   the table row of both identities
 #   c_skip WORKLOAD WHY                              a skipped row (the tool is absent)
+#   c_same WORKLOAD CMD [all]                        all of that for one command line,
+#                                                    its status and stdout compared
 # The rows go to $SBX_COMPAT_TABLE (tests/compat/run.sh prints them as the table).
 #
 # The user is a system user made for the group, its home under $T (so no real home is
@@ -121,4 +123,18 @@ c_summary() {
 	else
 		echo "exit $RC: $(head -n 1 "$OUT")"
 	fi
+}
+
+# c_same WORKLOAD CMD [all]: CMD outside and inside (the workspace profile), as root
+# and as the user; their status and first line of stdout (with "all": and a digest of
+# all of it) compared; the row.
+c_same() {
+	local w=$1 cmd=$2 how=${3:-} who outside o_err
+	for who in root user; do
+		c_out $who "$cmd"
+		outside=$(c_summary $how) o_err=$(head -c 300 "$ERR")
+		c_in $who -- "$cmd"
+		c_compare "$w" $who "$outside" "$(c_summary $how)" "outside stderr: $o_err; inside: $(run_info)"
+	done
+	c_row "$w"
 }

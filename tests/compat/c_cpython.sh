@@ -11,8 +11,8 @@
 
 py=/usr/bin/python3
 w="python3 -m test (20 modules)"
-modules="test_tarfile test_shutil test_tempfile test_os test_posix test_json test_re test_pathlib test_glob test_stat
-	test_fileio test_mmap test_zlib test_csv test_hashlib test_select test_fcntl test_resource test_pty test_getpass"
+modules=(test_tarfile test_shutil test_tempfile test_os test_posix test_json test_re test_pathlib test_glob test_stat
+	test_fileio test_mmap test_zlib test_csv test_hashlib test_select test_fcntl test_resource test_pty test_getpass)
 if [[ ! -x $py ]]; then
 	c_skip "$w" "$py is not installed"
 	exit 0
@@ -46,8 +46,7 @@ PY
 }
 
 # regrtest writes its scratch directory into the cwd (the workspace), and its XML there.
-# shellcheck disable=SC2086
-cmd="$py -m test --junit-xml results.xml $(echo $modules)"
+cmd="$py -m test --junit-xml results.xml ${modules[*]}"
 chown -R "$C_UID:$C_UID" "$(c_ws user)"
 for who in root user; do
 	ws=$(c_ws $who)

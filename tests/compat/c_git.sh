@@ -100,14 +100,14 @@ for who in root user; do
 	rm -rf "$ws/plain/.git"
 	C_DIR=$ws/plain c_in $who --profile git -- 'git init -q -b main && git rev-parse --is-inside-work-tree'
 	inside="$(c_summary) $(grep -o 'Read-only file system' "$ERR" | head -1)"
-	C_CELL[$w,$who,out]=$outside
-	if [[ $RC != 0 ]] && grep -q 'Read-only file system' "$ERR" && [[ -z $(ls -A "$ws/plain/.git" 2>/dev/null) ]]; then
-		C_CELL[$w,$who,in]="refused by design (.git guard): $inside"
+	c_cell "$w" $who out "$outside"
+	if [[ $RC != 0 ]] && grep -q 'Read-only file system' "$ERR" && [[ -z $(find "$ws/plain/.git" -mindepth 1 2>/dev/null) ]]; then
+		c_cell "$w" $who in "refused by design (.git guard): $inside"
 		t_ok "$w, as $who: refused inside, as sbx-profile(5) says, and no repository appears on the host"
 	else
-		C_CELL[$w,$who,in]="UNEXPECTED: $inside"
+		c_cell "$w" $who in "UNEXPECTED: $inside"
 		t_fail "$w, as $who: refused inside, as sbx-profile(5) says, and no repository appears on the host" \
-			"$(run_info); host: $(ls -A "$ws/plain/.git" 2>&1 | head -5 | tr '\n' ' ')"
+			"$(run_info); host: $(find "$ws/plain/.git" -mindepth 1 2>&1 | head -5 | tr '\n' ' ')"
 	fi
 done
 c_row "$w"

@@ -18,11 +18,13 @@ chown -R "$C_UID:$C_UID" "$(c_ws user)"
 
 w="javac + java (SHA-256 via java.security)"
 if c_have javac "$w" && c_have java "$w"; then
+	# shellcheck disable=SC2016
 	c_same "$w" 'rm -f Hello.class; javac Hello.java && java Hello; rc=$?; rm -f Hello.class; exit $rc'
 fi
 
 # mvn -v colours its first line whatever -B says: the codes are taken out.
 w="mvn -B -v"
 if c_have mvn "$w"; then
+	# shellcheck disable=SC2016
 	c_same "$w" 'mvn -B -v >mvn.out; rc=$?; sed "s/$(printf "\\033")\\[[0-9;]*m//g" mvn.out; rm -f mvn.out; exit $rc' all
 fi

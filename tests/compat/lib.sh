@@ -97,6 +97,9 @@ c_compare() {
 	fi
 }
 
+# c_cell WORKLOAD WHO out|in TEXT: a cell set by hand (a result that is no comparison).
+c_cell() { C_CELL[$1,$2,$3]=$4; }
+
 # The table row: the outside cell is root's, and the user's too when it differs.
 c_row() {
 	local w=$1 out_root=${C_CELL[$1,root,out]:-not run} out_user=${C_CELL[$1,user,out]:-not run} outside
@@ -132,9 +135,9 @@ c_same() {
 	local w=$1 cmd=$2 how=${3:-} who outside o_err
 	for who in root user; do
 		c_out $who "$cmd"
-		outside=$(c_summary $how) o_err=$(head -c 300 "$ERR")
+		outside=$(c_summary ${how:+"$how"}) o_err=$(head -c 300 "$ERR")
 		c_in $who -- "$cmd"
-		c_compare "$w" $who "$outside" "$(c_summary $how)" "outside stderr: $o_err; inside: $(run_info)"
+		c_compare "$w" $who "$outside" "$(c_summary ${how:+"$how"})" "outside stderr: $o_err; inside: $(run_info)"
 	done
 	c_row "$w"
 }

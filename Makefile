@@ -21,7 +21,7 @@ SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame
 DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
            clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd git gcc g++ ccache tmux golang-go nettle-dev zlib1g-dev strace gdb \
            debhelper dpkg-dev \
-           default-jdk-headless maven fontconfig man-db
+           default-jdk-headless maven fontconfig man-db libpython3.11-testsuite
 # External libraries, per layer: each is linked only into what uses that layer, and
 # --as-needed drops one an archive member never pulled in (test_shell needs none).
 # Expanded when a link runs, after `make deps` has installed them.
@@ -132,7 +132,7 @@ TEST_LINK = libsandboxd.a libsbx-run.a $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
 TEST_ARCHIVES = $(filter %.a,$(TEST_LINK))
 link = $(foreach l,$(1),$(if $(filter %.a,$(l)),$(2)/$(l),$(l)))
 
-.PHONY: all deps check-layers check test unit integration asan demo bench fuzz install analyze clean
+.PHONY: all deps check-layers check compat test unit integration asan demo bench fuzz install analyze clean
 
 all: $(B)/sbx-run $(B)/sandboxd $(B)/probe
 
@@ -219,6 +219,11 @@ check-layers:
 	@python3 tools/check-layers.py
 
 test: check
+
+# The compatibility suite alone (make check runs it too): Debian's tools outside and
+# inside the jail, as root and as a user; the table goes to build/compat-table.txt.
+compat: deps all
+	@bash tests/compat/run.sh
 
 demo: deps all
 	@bash contrib/demo.sh $(B)/sbx-run

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as `make check` runs it (after building): unit tests and fuzz
-# corpora under ASan+UBSan, the integration suite against the hardened build, and its
-# core groups again against the ASan+UBSan build.  Ends with "N passed, N failed".
+# corpora under ASan+UBSan, the integration suite against the hardened build, the
+# compatibility suite (tests/compat/, make compat), and the integration suite's core
+# groups again against the ASan+UBSan build.  Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 
@@ -47,7 +48,7 @@ integration() {
 	local label=$1 log
 	shift
 	log=$(mktemp /var/tmp/sbx-itest-log.XXXXXX)
-	env "$@" bash tests/integration/run.sh ${GROUPS_ARG:-} 2>&1 | tee "$log"
+	env "$@" bash "${RUNNER:-tests/integration/run.sh}" ${GROUPS_ARG:-} 2>&1 | tee "$log"
 	local last
 	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
 	if [ -z "$last" ]; then
@@ -62,6 +63,10 @@ i_pass=0 i_fail=0 i_skip=0
 
 echo "== integration (hardened build)"
 GROUPS_ARG="" integration hardened SBX_RUN=build/sbx-run PROBE=build/probe SBX_RESULTS=
+
+# Real third-party tools outside and inside the jail (tests/compat/, make compat).
+echo "== compatibility (the table: build/compat-table.txt)"
+RUNNER=tests/compat/run.sh GROUPS_ARG="" integration compat SBX_RUN=build/sbx-run PROBE=build/probe SBX_RESULTS=
 
 echo "== integration (ASan+UBSan build)"
 GROUPS_ARG="t_exit t_identity t_fs t_json t_lifecycle" integration asan SBX_RUN=build/asan/sbx-run PROBE=build/probe SBX_RESULTS=

@@ -114,6 +114,13 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
          * listener goes to PID 1 (and is close-on-exec here). */
         int listener = -1;
 
+        /* In a user namespace (the caller's, or root's command as nobody) chown to an
+         * id it does not map says EPERM, as outside; the kernel would say EINVAL. */
+        if (p->userns && sbx_seccomp_apply_ids((uint32_t)p->uid, (uint32_t)p->gid, &e) < 0)
+                sbx_sync_fail(sync_fd, &e);
+        if ((done.applied & SBX_APPLIED_USERNS) && !p->userns &&
+            sbx_seccomp_apply_ids(SBX_ROOT_INSIDE_ID, SBX_ROOT_INSIDE_ID, &e) < 0)
+                sbx_sync_fail(sync_fd, &e);
         if (sbx_seccomp_apply(filter, p->unix_broker ? &listener : NULL, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
         /* Host unix sockets are out of reach either way; the broker lets the jail's

@@ -8,6 +8,7 @@
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 
@@ -41,6 +42,12 @@ unsigned sbx_seccomp_first_unknown(void);
  * filter's user notifications (connect) go to a new listener fd, *@listener. */
 int sbx_seccomp_apply(const struct sbx_seccomp *s, int *listener, struct sbx_error *e);
 void sbx_seccomp_done(struct sbx_seccomp *s);
+
+/* Child, in a user namespace that maps only @uid and @gid: a second, hand-written
+ * filter under which chown(2) and its kin to any other owner or group fail with
+ * EPERM, as they do for a user outside, and not with the EINVAL an unmapped id gets
+ * from the kernel (tools and test suites expect EPERM).  Nothing else changes. */
+int sbx_seccomp_apply_ids(uint32_t uid, uint32_t gid, struct sbx_error *e);
 
 /* The default filter and its common variants, compiled by sbx_seccomp_prepare() at
  * build time (tools/gen-seccomp.c) and embedded: launching costs no compilation. */

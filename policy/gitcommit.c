@@ -46,6 +46,10 @@ static const char *const worktree_state[] = {
         "CHERRY_PICK_HEAD", "REVERT_HEAD", "AUTO_MERGE", "SQUASH_MSG",    "COMMIT_EDITMSG", "TAG_EDITMSG", NULL,
 };
 static const char *const common_state[] = { "HEAD", "packed-refs", "shallow", "FETCH_HEAD", NULL };
+/* Configuration: copied in so that git can rewrite it as a side effect (branch -m
+ * renames the branch's section, branch -d drops it), never carried back: the host's
+ * git would run what it names.  The run's summary says when the jail changed one. */
+static const char *const scratch[] = { "config", "config.worktree", NULL };
 /* Read-write: objects, refs and their logs. */
 static const char *const worktree_rw[] = { "logs", "refs", NULL };
 static const char *const common_rw[] = { "objects", "refs", "logs", NULL };
@@ -145,7 +149,7 @@ static int top_entry(struct sbx_profile *pr, struct sbx_caller *caller, struct s
         if (strncmp(name, "sharedindex.", 12) == 0)
                 return refuse(e, path, "is a split index (core.splitIndex), which sbx cannot carry back",
                               "run `git update-index --no-split-index` and unset core.splitIndex");
-        if (is_state(kind, name)) {
+        if (is_state(kind, name) || listed(scratch, name)) {
                 _cleanup_close_ int fd = -1;
                 struct sbx_state_file *v;
 
@@ -448,6 +452,11 @@ static void bring_back(struct sbx_git *g, struct sbx_caller *caller, const struc
         }
         if (fd >= 0 && f->id.exists && st.st_size == f->id.size && same_content(fd, f->fd, st.st_size))
                 return; /* unchanged */
+        if (listed(scratch, f->name)) {
+                sbx_git_note(g, "git: the command changed '%s/%s' in the jail; it is not carried back (the host's git would run what it names)",
+                             root->dir, f->name);
+                return;
+        }
         if (fd >= 0) {
                 map = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : (void *)"";
                 if (map == MAP_FAILED) {

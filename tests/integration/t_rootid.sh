@@ -30,6 +30,25 @@ echo x >"$WS/mine"
 sbx --workspace "$WS" -- sh -c 'chown 1234 mine; echo rc=$?'
 t_check "chown to another uid fails inside" "$(run_info); $(cat "$OUT")" grep -q 'rc=1' "$OUT"
 t_check "... and the host file is still root's" "$(stat -c %u "$WS/mine")" test "$(stat -c %u "$WS/mine")" = 0
+# ... with EPERM, as for a user outside, not the EINVAL an unmapped id gets from the
+# kernel; every form: chown, lchown, fchown, fchownat; owner or group; our own ids pass.
+CHOWNS='import os, errno
+open("c", "w").close(); os.symlink("c", "cl"); fd = os.open("c", os.O_RDONLY); me = os.getuid(); g = os.getgid()
+def t(name, f):
+    try:
+        f(); print(name, "ok")
+    except OSError as e:
+        print(name, errno.errorcode[e.errno])
+t("chown-uid", lambda: os.chown("c", 1234, -1)); t("chown-gid", lambda: os.chown("c", -1, 1234))
+t("lchown", lambda: os.lchown("cl", 1234, -1)); t("fchown", lambda: os.fchown(fd, 1234, -1))
+t("fchownat", lambda: os.chown("c", 1234, -1, dir_fd=os.open(".", os.O_RDONLY)))
+t("own", lambda: os.chown("c", me, g)); t("none", lambda: os.chown("c", -1, -1))'
+want_chowns='chown-uid EPERM|chown-gid EPERM|lchown EPERM|fchown EPERM|fchownat EPERM|own ok|none ok|'
+rm -f "$WS/c" "$WS/cl"
+sbx --workspace "$WS" -- /usr/bin/python3 -c "$CHOWNS"
+t_check "root: chown to another id says EPERM in every form" "$(run_info); $(tr '\n' '|' <"$OUT")" test "$(tr '\n' '|' <"$OUT")" = "$want_chowns"
+rm -f "$WS/c" "$WS/cl"
+
 # Root's own files stay root's to use, as before: owner-only modes included.
 echo secret >"$WS/own0600"
 chmod 0600 "$WS/own0600"
@@ -131,6 +150,9 @@ fi
 t_ws_for_nobody
 SBX_AS=$NOBODY sbx --workspace "$WS" -- id -u
 t_check "an unprivileged caller is itself inside" "$(run_info)" test "$RC" = 0 -a "$(cat "$OUT")" = "$NOBODY"
+rm -f "$WS/c" "$WS/cl"
+SBX_AS=$NOBODY sbx --workspace "$WS" -- /usr/bin/python3 -c "$CHOWNS"
+t_check "user: chown to another id says EPERM in every form" "$(run_info); $(tr '\n' '|' <"$OUT")" test "$(tr '\n' '|' <"$OUT")" = "$want_chowns"
 
 # ---- where root cannot map itself (no CAP_SETFCAP: a bounding set without it), the
 # command stays uid 0 without capabilities, and the summary says so

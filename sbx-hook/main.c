@@ -37,7 +37,8 @@ static const char usage[] =
         "through the shell prefix for Claude Code, or rewritten with --rewrite).\n"
         "\n"
         "  --harness NAME   the harness whose hook input and output to speak\n"
-        "  --profile NAME   the sbx profile (default: $SBX_PROFILE, else workspace)\n"
+        "  --profile NAME   the sbx profile (default: $SBX_PROFILE, else workspace); a\n"
+        "                   path works only where sbx-run runs without sandboxd\n"
         "  --rewrite        Claude Code: allow with updatedInput running sbx-run, for\n"
         "                   setups without the shell prefix\n"
         "  --shell-prefix   run Claude Code's composite command jailed, granting only its\n"
@@ -129,8 +130,9 @@ static int parse_args(int argc, char **argv, struct args *a, char *why, size_t s
                                 a->mode = MODE_INSTALL;
                         break;
                 case O_PROFILE:
-                        if (!sbx_is_profile_name(optarg)) {
-                                snprintf(why, size, "--profile '%s' is not a profile name (see sbx-run --list-profiles)", optarg);
+                        /* As sbx-run takes it: a name, or (direct mode only) a path. */
+                        if (!sbx_is_profile_name(optarg) && optarg[0] != '/') {
+                                snprintf(why, size, "--profile '%s' is neither a profile name (see sbx-run --list-profiles) nor an absolute path", optarg);
                                 return -EINVAL;
                         }
                         a->c.profile = optarg;

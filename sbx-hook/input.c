@@ -91,7 +91,7 @@ static struct json_object *parse(const char *buf, size_t len, char *why, size_t 
 int hook_input_parse(const char *buf, size_t len, enum hook_harness h, struct hook_input *in, char *why, size_t size)
 {
         const struct shape *s = &shapes[h];
-        const char *event, *tool, *id, *session;
+        const char *event = NULL, *tool = NULL, *id = NULL, *session = NULL;
         struct json_object *args;
         int r;
 

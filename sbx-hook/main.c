@@ -217,13 +217,13 @@ static int run_hook(struct hook_config *c)
         signal(SIGALRM, on_alarm);
         alarm(HOOK_BUDGET_SECONDS);
         buf = read_all(stdin, HOOK_MAX_INPUT, &len);
-        if ((r = hook_input_parse(buf, len, c->harness, &in, why, sizeof(why))) < 0)
+        if (hook_input_parse(buf, len, c->harness, &in, why, sizeof(why)) < 0)
                 block("cannot read %s's hook input: %s", hook_harness_name(c->harness), why);
         if (!in.shell) {
                 hook_input_done(&in);
                 return 0; /* not a shell call: no opinion (no output) */
         }
-        if ((r = hook_verdict(c, hook_shell_flag(c->harness), in.command, in.cwd, &res, why, sizeof(why))) < 0)
+        if (hook_verdict(c, hook_shell_flag(c->harness), in.command, in.cwd, &res, why, sizeof(why)) < 0)
                 block("%s", why);
         if (c->harness == HOOK_CLAUDE && !c->rewrite && res.verdict != HOOK_DENY && !claude_prefix_set()) {
                 res.verdict = HOOK_DENY;

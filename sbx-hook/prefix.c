@@ -169,17 +169,17 @@ static const char *home_dir(void)
 /* The composite: one word as Claude passes it; several joined by spaces, as "$*". */
 static char *composite_of(int argc, char **argv)
 {
-        size_t len = 0;
-        char *s;
+        char *s = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&s, &size);
 
-        for (int i = 0; i < argc; i++)
-                len += strlen(argv[i]) + 1;
-        if (!(s = calloc(1, len + 1)))
+        if (!f)
                 return NULL;
-        for (int i = 0; i < argc; i++) {
-                if (i)
-                        strcat(s, " ");
-                strcat(s, argv[i]);
+        for (int i = 0; i < argc; i++)
+                fprintf(f, "%s%s", i ? " " : "", argv[i]);
+        if (fclose(f) != 0) {
+                free(s);
+                return NULL;
         }
         return s;
 }

@@ -40,13 +40,13 @@ static bool in_dir(const char *path, const char *dir, const char **name)
         return true;
 }
 
-/* snapshot-SHELL-ID.sh: letters, digits, '-', '_', '.'. */
+/* snapshot-SHELL-ID.sh: letters, digits, '-', '_', '.', never "..". */
 static bool snapshot_name(const char *name)
 {
         size_t n = strlen(name);
 
         return starts(name, "snapshot-") && n > 12 && n < 256 && strcmp(name + n - 3, ".sh") == 0 &&
-               strspn(name, PATH_CHARS) == n;
+               strspn(name, PATH_CHARS) == n && !strstr(name, "..");
 }
 
 /* claude-HEX-cwd, HEX 1 to 32 lowercase hex digits. */

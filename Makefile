@@ -21,7 +21,7 @@ SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame
 DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
            clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd git gcc g++ ccache tmux golang-go nettle-dev zlib1g-dev strace gdb \
            debhelper dpkg-dev \
-           default-jdk-headless maven fontconfig man-db libpython3.11-testsuite
+           default-jdk-headless maven fontconfig man-db libpython3.11-testsuite libjson-c-dev nodejs
 # External libraries, per layer: each is linked only into what uses that layer, and
 # --as-needed drops one an archive member never pulled in (test_shell needs none).
 # Expanded when a link runs, after `make deps` has installed them.
@@ -30,6 +30,8 @@ SBX_EXT = $(call PC_LIBS,libcap libmnl libsystemd nettle zlib libseccomp)
 CMDPOLICY_EXT =
 POLICY_EXT = $(call PC_LIBS,yaml-0.1 nettle libcap)
 BUS_EXT = $(call PC_LIBS,libsystemd)
+# json-c: only sbx-hook (the harnesses' JSON) and the tests of it.
+HOOK_EXT = $(call PC_LIBS,json-c)
 SECCOMP_LIBS = $(call PC_LIBS,libseccomp)
 AS_NEEDED = -Wl,--as-needed
 
@@ -37,7 +39,7 @@ AS_NEEDED = -Wl,--as-needed
 #   lib/        libsbx.a            every stage of the jail; includes nothing of the tree
 #   cmdpolicy/  libsbx-cmdpolicy.a  the command checker (shell parser, command rules)
 #   policy/     libsbx-policy.a     profiles, site policy, git guards (libyaml only here)
-#   sbx-run/, sandboxd/             the programs, on all three
+#   sbx-run/, sandboxd/, sbx-hook/  the programs, on all three (json-c only in sbx-hook)
 # The default seccomp filter and its common variants are compiled at build time
 # (gen-seccomp) and embedded in libsbx; seccomp.c compiles at launch only for a
 # profile's own seccomp changes.  The builtin profiles are embedded in libsbx-policy.
@@ -50,6 +52,8 @@ RUN_LIB_SRCS = sbx-run/options.c sbx-run/summary.c sbx-run/client.c
 RUN_SRCS = $(RUN_LIB_SRCS) sbx-run/main.c
 DAEMON_LIB_SRCS = $(filter-out sandboxd/main.c,$(sort $(wildcard sandboxd/*.c)))
 DAEMON_SRCS = $(DAEMON_LIB_SRCS) sandboxd/main.c
+HOOK_LIB_SRCS = $(filter-out sbx-hook/main.c,$(sort $(wildcard sbx-hook/*.c)))
+HOOK_SRCS = $(HOOK_LIB_SRCS) sbx-hook/main.c
 SBINDIR = $(PREFIX)/sbin
 SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system
@@ -66,6 +70,8 @@ INC_cmdpolicy = -iquote lib
 INC_policy = -iquote lib -iquote cmdpolicy
 INC_sbx-run = -iquote lib -iquote cmdpolicy -iquote policy
 INC_sandboxd = $(INC_sbx-run)
+INC_sbx-hook = $(INC_sbx-run)
+DEF_sbx-hook = -DSBX_BINDIR='"$(BINDIR)"'
 INC_tests = $(INC_sbx-run)
 INC_tools = -iquote lib
 INC_bench = $(INC_sbx-run)
@@ -112,7 +118,8 @@ $(2)/libsbx-cmdpolicy.a: $(call objs,$(1),$(CMDPOLICY_SRCS))
 $(2)/libsbx-policy.a: $(call objs,$(1),$(POLICY_SRCS) $(B)/gen/profiles_builtin.c)
 $(2)/libsbx-run.a: $(call objs,$(1),$(RUN_LIB_SRCS))
 $(2)/libsandboxd.a: $(call objs,$(1),$(DAEMON_LIB_SRCS))
-$(2)/libsbx.a $(2)/libsbx-cmdpolicy.a $(2)/libsbx-policy.a $(2)/libsbx-run.a $(2)/libsandboxd.a:
+$(2)/libsbx-hook.a: $(call objs,$(1),$(HOOK_LIB_SRCS))
+$(2)/libsbx.a $(2)/libsbx-cmdpolicy.a $(2)/libsbx-policy.a $(2)/libsbx-run.a $(2)/libsandboxd.a $(2)/libsbx-hook.a:
 	@mkdir -p $$(@D)
 	rm -f $$@
 	$$(AR) rcs $$@ $$^
@@ -126,15 +133,16 @@ LAYERS = libsbx-policy.a libsbx-cmdpolicy.a libsbx.a
 LAYERS_EXT = $(POLICY_EXT) $(CMDPOLICY_EXT) $(SBX_EXT)
 RUN_LINK = $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
 DAEMON_LINK = $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
+HOOK_LINK = $(LAYERS) $(LAYERS_EXT) $(HOOK_EXT)
 # Unit tests and fuzz targets may test any layer or program piece; the archives give
 # each only the members it calls.
-TEST_LINK = libsandboxd.a libsbx-run.a $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
+TEST_LINK = libsandboxd.a libsbx-run.a libsbx-hook.a $(LAYERS) $(LAYERS_EXT) $(BUS_EXT) $(HOOK_EXT)
 TEST_ARCHIVES = $(filter %.a,$(TEST_LINK))
 link = $(foreach l,$(1),$(if $(filter %.a,$(l)),$(2)/$(l),$(l)))
 
 .PHONY: all deps check-layers check compat test unit integration asan demo bench fuzz install analyze clean
 
-all: $(B)/sbx-run $(B)/sandboxd $(B)/probe
+all: $(B)/sbx-run $(B)/sandboxd $(B)/sbx-hook $(B)/probe
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -169,6 +177,11 @@ $(B)/sbx-run: $(call objs,$(OBJ),$(RUN_SRCS)) $(call link,$(LAYERS),$(B))
 
 $(B)/sandboxd: $(call objs,$(OBJ),$(DAEMON_SRCS)) $(call link,$(LAYERS),$(B))
 	$(CC) $(HARDEN_LD) $(LDFLAGS) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(DAEMON_LINK),$(B))
+
+# sbx-hook, and its name as Claude Code's shell prefix (it dispatches on argv[0]).
+$(B)/sbx-hook: $(call objs,$(OBJ),$(HOOK_SRCS)) $(call link,$(LAYERS),$(B))
+	$(CC) $(HARDEN_LD) $(LDFLAGS) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(HOOK_LINK),$(B))
+	ln -sf sbx-hook $(B)/sbx-shell-prefix
 
 $(A)/sandboxd: $(call objs,$(AOBJ),$(DAEMON_SRCS)) $(call link,$(LAYERS),$(A))
 	$(CC) $(SAN) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(DAEMON_LINK),$(A))
@@ -246,11 +259,16 @@ DBUSDIR ?= /usr/share/dbus-1/system.d
 
 # sandboxd.service names /usr/local/sbin/sandboxd; the installed copy names $(SBINDIR).
 # The site policy is installed only where there is none: a site's own is never replaced.
-install: $(B)/sbx-run $(B)/sandboxd
+install: $(B)/sbx-run $(B)/sandboxd $(B)/sbx-hook
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	  $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DBUSDIR) $(DESTDIR)$(SYSCONFDIR)/sbx
 	install -m 0755 $(B)/sbx-run $(DESTDIR)$(BINDIR)/sbx-run
 	install -m 0755 $(B)/sandboxd $(DESTDIR)$(SBINDIR)/sandboxd
+	install -m 0755 $(B)/sbx-hook $(DESTDIR)$(BINDIR)/sbx-hook
+	ln -sf sbx-hook $(DESTDIR)$(BINDIR)/sbx-shell-prefix
+	install -m 0644 man/sbx-hook.1 $(DESTDIR)$(MANDIR)/man1/sbx-hook.1
+	install -d $(DESTDIR)$(PREFIX)/share/sbx/opencode
+	install -m 0644 contrib/opencode/sbx.js $(DESTDIR)$(PREFIX)/share/sbx/opencode/sbx.js
 	install -m 0644 man/sbx-run.1 $(DESTDIR)$(MANDIR)/man1/sbx-run.1
 	install -m 0644 man/sbx-profile.5 $(DESTDIR)$(MANDIR)/man5/sbx-profile.5
 	install -m 0644 man/sbx-policy.5 $(DESTDIR)$(MANDIR)/man5/sbx-policy.5
@@ -272,8 +290,8 @@ install: $(B)/sbx-run $(B)/sandboxd
 analyze: $(GEN_SRC)
 	cppcheck --std=c11 --enable=warning,portability,performance --error-exitcode=1 --inline-suppr \
 	  --suppress=missingIncludeSystem --suppress=memleak -D_GNU_SOURCE \
-	  --include=/usr/include/systemd/sd-bus-vtable.h -q lib cmdpolicy policy sbx-run sandboxd tools
-	clang-tidy --quiet $(LIB_SRCS) $(CMDPOLICY_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(DAEMON_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
+	  --include=/usr/include/systemd/sd-bus-vtable.h -q lib cmdpolicy policy sbx-run sandboxd sbx-hook tools
+	clang-tidy --quiet $(LIB_SRCS) $(CMDPOLICY_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(DAEMON_SRCS) $(HOOK_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
 
 clean:
 	rm -rf $(B)

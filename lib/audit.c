@@ -369,6 +369,8 @@ static void build(struct entry *en, enum sbx_audit_event ev, const struct sbx_au
                 addf(en, "SBX_PID", "%d", (int)a->pid);
         add_argv(en, a->argv, a->argv_max);
         add(en, "SBX_CWD", a->cwd);
+        add(en, "SBX_TOOL_USE_ID", a->tool_use_id);
+        add(en, "SBX_SESSION_ID", a->session_id);
         if (ev == SBX_AUDIT_ALLOWED || ev == SBX_AUDIT_DENIED)
                 add(en, "SBX_DECISION", ev == SBX_AUDIT_ALLOWED ? "allow" : "deny");
         else if (ev == SBX_AUDIT_RELOAD)

@@ -11,7 +11,8 @@
  *   SBX_PROFILE, SBX_UID, SBX_GID, SBX_PID, SBX_ARGV0 (basename of argv[0]),
  *   SBX_ARGV (a JSON array of at most argv_max bytes, always valid JSON: a cut closes
  *   the string and the array, and never splits a UTF-8 sequence or an escape),
- *   SBX_ARGV_TRUNCATED=1 (when cut), SBX_CWD, SBX_DECISION (allow|deny for
+ *   SBX_ARGV_TRUNCATED=1 (when cut), SBX_CWD, SBX_TOOL_USE_ID, SBX_SESSION_ID (the
+ *   harness's tags: sbx-run --tool-use-id, --session-id), SBX_DECISION (allow|deny for
  *   allowed/denied, ok|failed for reload), SBX_REASON;
  *   with a result: SBX_EXIT_STATUS (sbx-run's exit status contract), SBX_EXIT_CODE,
  *   SBX_SIGNAL, SBX_TIMED_OUT (0|1), SBX_OOM_KILLED (0|1), SBX_DURATION_MS, SBX_CPU_MS
@@ -50,6 +51,7 @@ struct sbx_audit {
         char *const *argv;   /* NULL-terminated, or NULL */
         size_t argv_max;     /* bytes of argv kept; 0: 4096 */
         const char *cwd;     /* the workspace */
+        const char *tool_use_id, *session_id; /* the harness's tags, or NULL */
         const char *reason;
         bool ok;             /* RELOAD: true = swapped in */
         const struct sbx_result *result; /* EXIT */

@@ -64,13 +64,21 @@ static int rule_beneath(int ruleset, int fd, uint64_t access)
         return syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0 ? -errno : 0;
 }
 
+/* The rights a rule on a file that is not a directory may hold (the kernel refuses a
+ * directory right on one with EINVAL): a read-write bind of one file (--rw FILE). */
+#define FILE_RIGHTS \
+        (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE)
+
 static int add_rule(int ruleset, const char *path, uint64_t access, uint64_t handled, struct sbx_error *e)
 {
         _cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
+        struct stat st;
         int r;
 
-        if (fd < 0)
+        if (fd < 0 || fstat(fd, &st) < 0)
                 return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "open", path, "cannot open path for a rule");
+        if (!S_ISDIR(st.st_mode))
+                access &= FILE_RIGHTS;
         r = rule_beneath(ruleset, fd, access & handled);
         return r < 0 ? sbx_error_set(e, SBX_STAGE_LANDLOCK, r, "landlock_add_rule", path, "cannot add rule") : 0;
 }

@@ -43,6 +43,8 @@ void sbx_plan_done(struct sbx_plan *p)
         free(p->home);
         free(p->home_real);
         free(p->hostname);
+        free(p->tool_use_id);
+        free(p->session_id);
         free(p->workdir);
         sbx_strv_free(&p->roots_ro);
         sbx_strv_free(&p->roots_rw);

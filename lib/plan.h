@@ -107,6 +107,9 @@ struct sbx_plan {
                                * read-write bind, nor its dot-directories */
         char *home_real;      /* the same with every symlink followed, when that differs */
         char *hostname;
+        /* The harness's tags (--tool-use-id, --session-id): for the audit record and
+         * --json only; the jail never sees them. */
+        char *tool_use_id, *session_id;
         enum sbx_net net;
         struct sbx_mount *mounts;
         size_t n_mounts;

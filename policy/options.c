@@ -46,6 +46,14 @@ const struct sbx_option sbx_option_table[] = {
         { .cli = "hostname", .metavar = "NAME", .bus = "hostname", .kind = SBX_OPT_HOSTNAME, .offset = PLAN(hostname),
           .help = "the jail's hostname (default: sbx)",
           .doc = "up to 64 letters, digits, '-' and '.'", .example = "box-1" },
+        { .cli = "tool-use-id", .metavar = "ID", .bus = "tool_use_id", .kind = SBX_OPT_TAG, .offset = PLAN(tool_use_id),
+          .help = "the harness's id of this tool call (Claude Code's\n"
+                  "tool_use_id): recorded as SBX_TOOL_USE_ID= and in --json",
+          .doc = "up to 128 letters, digits and '.', '_', ':', '@', '+', '-'", .example = "toolu_01ABC" },
+        { .cli = "session-id", .metavar = "ID", .bus = "session_id", .kind = SBX_OPT_TAG, .offset = PLAN(session_id),
+          .help = "the harness's session id: recorded as SBX_SESSION_ID=\n"
+                  "and in --json",
+          .doc = "up to 128 letters, digits and '.', '_', ':', '@', '+', '-'", .example = "6f1c2e4a-9b1d-4c3e-8f00-5a7b9c0d1e2f" },
         /* Not a flag: what the caller's process ignores, which sbx-run reads from itself
          * and sends along to sandboxd. */
         { .bus = "ignored_signals", .kind = SBX_OPT_COUNT, .offset = PLAN(sig_ignored), .bounds = { 1, UINT64_MAX },
@@ -157,6 +165,18 @@ uint64_t *sbx_option_u64(struct sbx_plan *p, const struct sbx_option *o)
 uint64_t sbx_option_get_u64(const struct sbx_plan *p, const struct sbx_option *o)
 {
         return *(const uint64_t *)((const char *)p + o->offset);
+}
+
+const char *sbx_option_get_str(const struct sbx_plan *p, const struct sbx_option *o)
+{
+        return *(char *const *)((const char *)p + o->offset);
+}
+
+bool sbx_is_tag(const char *s)
+{
+        size_t n = strlen(s);
+
+        return n > 0 && n <= SBX_TAG_MAX && strspn(s, SBX_TAG_CHARS) == n;
 }
 
 static int bad(struct sbx_error *e, const struct sbx_option *o, const char *name, const char *value, const char *why)
@@ -326,6 +346,11 @@ int sbx_option_set(struct sbx_ask *a, const struct sbx_option *o, const char *na
                 if (value[0] == '\0')
                         return bad(e, o, name, value, NULL);
                 r = set_string(&p->workspace, value, e);
+                break;
+        case SBX_OPT_TAG:
+                if (!sbx_is_tag(value))
+                        return bad(e, o, name, value, NULL);
+                r = set_string((char **)((char *)p + o->offset), value, e);
                 break;
         }
         if (r == 0)

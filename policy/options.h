@@ -29,7 +29,15 @@ enum sbx_opt_kind {
         SBX_OPT_ENV,       /* NAME=VALUE (repeats); on the command line NAME alone passes
                             * the caller's own value */
         SBX_OPT_WORKSPACE, /* a directory (sandboxd takes it as an fd, not an option) */
+        SBX_OPT_TAG,       /* char *: a harness's id (SBX_TAG_MAX bytes of SBX_TAG_CHARS),
+                            * carried into the audit record and --json only */
 };
+
+/* An attribution tag: a harness's tool_use_id or session_id, as ops will type it into
+ * journalctl; nothing a shell, a journal field or JSON would read twice. */
+#define SBX_TAG_MAX 128
+#define SBX_TAG_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:@+-"
+bool sbx_is_tag(const char *s);
 
 /* The accepted range of a number, in the unit it is stored in. */
 struct sbx_bounds {
@@ -88,3 +96,5 @@ int sbx_option_set_u64(struct sbx_ask *a, const struct sbx_option *o, uint64_t v
 /* The row's number in @p (the number rows). */
 uint64_t *sbx_option_u64(struct sbx_plan *p, const struct sbx_option *o);
 uint64_t sbx_option_get_u64(const struct sbx_plan *p, const struct sbx_option *o);
+/* The row's string in @p (the hostname and tag rows); NULL when not set. */
+const char *sbx_option_get_str(const struct sbx_plan *p, const struct sbx_option *o);

@@ -196,6 +196,8 @@ static void audit_refusal(const struct caller *who, const struct sbx_request *rq
                 .gid = who->gid,
                 .pid = who->pid,
                 .argv = rq->cmd.n ? rq->cmd.v : NULL,
+                .tool_use_id = rq->ask.plan.tool_use_id,
+                .session_id = rq->ask.plan.session_id,
                 .reason = reason,
         };
 
@@ -214,6 +216,13 @@ static char **strv_copy(const struct sbx_strv *v)
                         return NULL;
                 }
         return out;
+}
+
+/* *@to = a copy of @s, or NULL when @s is; false when out of memory. */
+static bool strdup_or_null(char **to, const char *s)
+{
+        *to = s ? strdup(s) : NULL;
+        return !s || *to;
 }
 
 /* The site policy's verdict on who may run what, how many: before any process starts. */
@@ -281,7 +290,9 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
         sb = sandbox_new(&d->sandboxes, c);
         if (sb)
                 snprintf(sb->path, sizeof(sb->path), "%s/%s", SBX_BUS_SANDBOX_PREFIX, sb->id);
-        if (!sb || !(sb->profile = strdup(rq.profile)) || !(sb->argv = strv_copy(&rq.cmd))) {
+        if (!sb || !(sb->profile = strdup(rq.profile)) || !(sb->argv = strv_copy(&rq.cmd)) ||
+            !strdup_or_null(&sb->tool_use_id, rq.ask.plan.tool_use_id) ||
+            !strdup_or_null(&sb->session_id, rq.ask.plan.session_id)) {
                 if (sb)
                         sandbox_free(sb);
                 r = sd_bus_error_set_errno(err, -ENOMEM);

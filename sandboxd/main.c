@@ -41,6 +41,8 @@ static void sb_audit(struct sandbox *sb, enum sbx_audit_event ev, const char *re
                 .argv = sb->argv,
                 .argv_max = sb->argv_max,
                 .cwd = sb->workspace,
+                .tool_use_id = sb->tool_use_id,
+                .session_id = sb->session_id,
                 .reason = reason,
                 .result = ev == SBX_AUDIT_EXIT ? &sb->result : NULL,
                 .error = sb->error.errnum ? &sb->error : NULL,

@@ -408,6 +408,8 @@ void sandbox_free(struct sandbox *sb)
         ops(sb)->release(sb);
         free(sb->profile);
         free(sb->workspace);
+        free(sb->tool_use_id);
+        free(sb->session_id);
         for (char **a = sb->argv; a && *a; a++)
                 free(*a);
         free(sb->argv);

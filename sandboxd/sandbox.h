@@ -67,6 +67,7 @@ struct sandbox {
         char *profile;
         char **argv;
         char *workspace;
+        char *tool_use_id, *session_id; /* the caller's tags, for the audit; NULL: none */
         uint64_t argv_max;
         uint64_t start_usec;   /* CLOCK_REALTIME */
         /* The launcher (launch.c's, released through ops->release). */

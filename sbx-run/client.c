@@ -78,8 +78,8 @@ static int append_rows(sd_bus_message *m, const struct sbx_ask *a)
                         r = sd_bus_message_append(m, "{sv}", o->bus, "t", sbx_option_get_u64(p, o));
                 else if (o->kind == SBX_OPT_NET)
                         r = sd_bus_message_append(m, "{sv}", o->bus, "s", p->net == SBX_NET_HOST ? "host" : "none");
-                else if (o->kind == SBX_OPT_HOSTNAME)
-                        r = sd_bus_message_append(m, "{sv}", o->bus, "s", p->hostname);
+                else if (o->kind == SBX_OPT_HOSTNAME || o->kind == SBX_OPT_TAG)
+                        r = sd_bus_message_append(m, "{sv}", o->bus, "s", sbx_option_get_str(p, o));
         }
         return r;
 }
@@ -200,13 +200,13 @@ static int denied_status(const sd_bus_error *e)
 }
 
 /* --json: the summary sandboxd sent, with what it said went wrong, if anything. */
-static void print_summary(const struct sbx_result *res, int errnum, const char *what)
+static void print_summary(const struct sbx_options *o, const struct sbx_result *res, int errnum, const char *what)
 {
         struct sbx_error e = { 0 };
 
         if (what && what[0])
                 sbx_error_set(&e, SBX_STAGE_SANDBOXD, errnum, "", "", "%s", what);
-        sbx_summary_print(stderr, res, e.errnum ? &e : NULL);
+        sbx_summary_print(stderr, res, e.errnum ? &e : NULL, &o->ask.plan);
 }
 
 int sbx_client_run(const struct sbx_options *o)
@@ -247,7 +247,7 @@ int sbx_client_run(const struct sbx_options *o)
                 c.res.exit_code = -1;
                 fprintf(stderr, "sbx-run: sandboxd refused: %s\n", err.message ? err.message : strerror(-r));
                 if (o->json)
-                        print_summary(&c.res, c.res.status == 126 ? EACCES : -r, err.message ? err.message : strerror(-r));
+                        print_summary(o, &c.res, c.res.status == 126 ? EACCES : -r, err.message ? err.message : strerror(-r));
                 return c.res.status;
         }
         if ((r = sd_bus_message_read(reply, SBX_BUS_RUN_OUT, &id, &path)) < 0) {
@@ -271,6 +271,6 @@ int sbx_client_run(const struct sbx_options *o)
                 s += len + (s[len] == '\n');
         }
         if (o->json)
-                print_summary(&c.res, EIO, c.error);
+                print_summary(o, &c.res, EIO, c.error);
         return c.status;
 }

@@ -76,13 +76,14 @@ static void print_error(struct sbx_error *e)
         fprintf(stderr, "sbx-run: %s\n", msg);
 }
 
-static int fail(struct sbx_error *e, bool json, int status)
+/* @o: the options, for --json and its tags. */
+static int fail(struct sbx_error *e, const struct sbx_options *o, int status)
 {
         struct sbx_result res = { .status = status, .exit_code = -1 };
 
         print_error(e);
-        if (json)
-                sbx_summary_print(stderr, &res, e);
+        if (o->json)
+                sbx_summary_print(stderr, &res, e, &o->ask.plan);
         return status;
 }
 
@@ -94,7 +95,7 @@ static int print_verdict(const struct sbx_verdict *v, FILE *f)
 }
 
 /* @a: the audit record of a run (NULL for --dry-run, which decides nothing). */
-static int denied(const struct sbx_verdict *v, bool json, struct sbx_audit *a)
+static int denied(const struct sbx_verdict *v, const struct sbx_options *o, struct sbx_audit *a)
 {
         struct sbx_error e = { 0 };
 
@@ -104,7 +105,7 @@ static int denied(const struct sbx_verdict *v, bool json, struct sbx_audit *a)
         }
         sbx_error_set(&e, SBX_STAGE_POLICY, EPERM, "", "", "command denied by the profile's command policy: %s", v->reason);
         sbx_error_hint(&e, "sbx-run --check shows the verdict; change the command, or use a profile that allows it");
-        return fail(&e, json, EXIT_DENIED);
+        return fail(&e, o, EXIT_DENIED);
 }
 
 /* filesystem.git's notes: what the run did not carry back to the host's git. */
@@ -146,7 +147,7 @@ static int run_allowed(struct sbx_options *o, struct sbx_decision *d, const stru
         a.error = e.errnum ? &e : NULL;
         sbx_audit_log(r < 0 ? SBX_AUDIT_FAILED : SBX_AUDIT_EXIT, &a, NULL);
         if (o->json)
-                sbx_summary_print(stderr, &res, e.errnum ? &e : NULL);
+                sbx_summary_print(stderr, &res, e.errnum ? &e : NULL, &o->ask.plan);
         return res.status;
 }
 
@@ -163,7 +164,7 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
         if (sbx_vars_init(&vars, ws, &diag) < 0) {
                 sbx_error_set(&e, SBX_STAGE_VALIDATE, ENOENT, "", ws ? ws : "", "%s", diag.msg);
                 sbx_error_hint(&e, "--workspace must name an existing directory");
-                return fail(&e, o->json, EXIT_SBX_FAILED);
+                return fail(&e, o, EXIT_SBX_FAILED);
         }
         sbx_decide(&(struct sbx_decide_in){ .profile = o->profile,
                                             .ask = &o->ask,
@@ -173,16 +174,16 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
                    d);
         /* Loading and narrowing the profile decide nothing yet: sbx failed. */
         if (d->at == SBX_AT_PROFILE)
-                return fail(&d->err, o->json, EXIT_SBX_FAILED);
+                return fail(&d->err, o, EXIT_SBX_FAILED);
         if (d->at == SBX_AT_COMMANDS && d->outcome == SBX_FAILED)
-                return fail(&d->err, o->json, EXIT_SBX_FAILED);
+                return fail(&d->err, o, EXIT_SBX_FAILED);
         if (o->action == SBX_ACTION_CHECK)
                 return print_verdict(&d->verdict, stdout);
         if (o->action == SBX_ACTION_DRY_RUN) {
                 if (d->outcome == SBX_DENIED && d->at == SBX_AT_COMMANDS)
-                        return denied(&d->verdict, o->json, NULL);
+                        return denied(&d->verdict, o, NULL);
                 if (d->outcome != SBX_ALLOWED)
-                        return fail(&d->err, o->json, EXIT_SBX_FAILED);
+                        return fail(&d->err, o, EXIT_SBX_FAILED);
                 sbx_profile_to_json(&d->pr, stdout);
                 return fflush(stdout) == 0 ? 0 : EXIT_SBX_FAILED;
         }
@@ -200,22 +201,24 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
                 .argv = d->pr.plan.argv,
                 .argv_max = d->pr.audit_argv_max,
                 .cwd = d->pr.plan.workspace, /* validation put the canonical path in */
+                .tool_use_id = o->ask.plan.tool_use_id,
+                .session_id = o->ask.plan.session_id,
         };
         if (d->at == SBX_AT_COMMANDS)
-                return denied(&d->verdict, o->json, &a);
+                return denied(&d->verdict, o, &a);
         /* Validation is the second half of the decision: a plan whose paths leave the
          * policy's roots, or do not resolve, is refused, before any jail exists. */
         if (d->at == SBX_AT_VALIDATE) {
                 a.reason = d->err.msg;
                 a.error = &d->err;
                 sbx_audit_log(SBX_AUDIT_DENIED, &a, NULL);
-                return fail(&d->err, o->json, EXIT_SBX_FAILED);
+                return fail(&d->err, o, EXIT_SBX_FAILED);
         }
         sbx_audit_log(SBX_AUDIT_ALLOWED, &a, NULL);
         if (d->outcome != SBX_ALLOWED) {
                 a.error = &d->err;
                 sbx_audit_log(SBX_AUDIT_FAILED, &a, NULL);
-                return fail(&d->err, o->json, EXIT_SBX_FAILED);
+                return fail(&d->err, o, EXIT_SBX_FAILED);
         }
         return run_allowed(o, d, &a);
 }
@@ -261,7 +264,7 @@ int main(int argc, char **argv)
         if (r >= 0 && ignored)
                 r = sbx_option_set_u64(&o.ask, sbx_option_by_bus("ignored_signals"), ignored, &e);
         if (r < 0) {
-                r = fail(&e, o.json, EXIT_SBX_FAILED);
+                r = fail(&e, &o, EXIT_SBX_FAILED);
                 sbx_options_done(&o);
                 return r;
         }

@@ -51,7 +51,15 @@ static void null_or_int(FILE *f, bool present, long long v)
                 fputs("null", f);
 }
 
-void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_error *e)
+static void null_or_string(FILE *f, const char *s)
+{
+        if (s)
+                sbx_json_string(f, s);
+        else
+                fputs("null", f);
+}
+
+void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_error *e, const struct sbx_plan *asked)
 {
         fprintf(f, "{\"status\":%d,\"exit_code\":", res->status);
         null_or_int(f, res->exit_code >= 0, res->exit_code);
@@ -67,6 +75,10 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
         string_list(f, res->weakened, "\n");
         fputs(",\"notes\":", f);
         string_list(f, res->notes, "\n");
+        fputs(",\"tool_use_id\":", f);
+        null_or_string(f, asked ? asked->tool_use_id : NULL);
+        fputs(",\"session_id\":", f);
+        null_or_string(f, asked ? asked->session_id : NULL);
         fputs(",\"error\":", f);
         if (e && e->errnum) {
                 char msg[1024];

@@ -1,0 +1,438 @@
+#!/bin/bash
+# Harness integration (sbx-hook(1)), each driven as its harness does: the documented
+# stdin JSON in, the stdout JSON checked field by field, the rewritten command run by a
+# shell as the harness would and its effects checked from the host; Claude Code's
+# composite run through the shell prefix (snapshot read, cwd file written back, a write
+# outside the workspace and the network refused); a crashing or hanging sbx, bad or
+# oversize input, all blocking (exit 2) rather than running anything unjailed; the
+# settings install merging and idempotent; and the attribution tags in --json and the
+# journal, direct and through sandboxd.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../journal.sh"
+. "$(dirname "$0")/../daemon.sh"
+t_init
+dm_init
+
+HOOK=$(dirname "$SBX_RUN")/sbx-hook
+PREFIX=$(dirname "$SBX_RUN")/sbx-shell-prefix
+if [[ ! -x $HOOK || ! -L $PREFIX ]]; then
+	t_fail "setup" "sbx-hook not built: $HOOK (make all)"
+	exit 0
+fi
+export SBX_RUN
+unset SBX_PROFILE CLAUDE_CODE_SHELL_PREFIX CLAUDE_CONFIG_DIR CLAUDE_CODE_TMPDIR
+H=$T/hook
+mkdir -p "$H"
+
+# hook ARGS... < INPUT: sbx-hook's stdout in $H/out, stderr in $H/err, status in HRC.
+hook() {
+	timeout -k 2 20 "$HOOK" "$@" >"$H/out" 2>"$H/err"
+	HRC=$?
+}
+
+# jf FILE PATH: the JSON value at PATH (keys joined by '.') of FILE; "<absent>" when
+# there is none; strings bare, everything else as JSON.
+jf() {
+	"$PYTHON" -c '
+import json, sys
+try:
+    v = json.load(open(sys.argv[1]))
+except ValueError:
+    print("<not json>"); sys.exit(0)
+for k in sys.argv[2].split(".") if sys.argv[2] else []:
+    if isinstance(v, list) and k.isdigit() and int(k) < len(v):
+        v = v[int(k)]
+    elif isinstance(v, dict) and k in v:
+        v = v[k]
+    else:
+        print("<absent>"); sys.exit(0)
+print(v if isinstance(v, str) else json.dumps(v))' "$1" "$2"
+}
+
+# expect_jf NAME FILE PATH WANT
+expect_jf() {
+	local got
+	got=$(jf "$2" "$3")
+	if [[ $got == "$4" ]]; then t_ok "$1"; else t_fail "$1" "$3 is '$got', expected '$4' (stderr: $(head -c 300 "$H/err"))"; fi
+}
+
+# The jailed form the hooks must write, for a command CMD with bash FLAG.
+jailed() {
+	local q=${4//\'/\'\\\'\'}
+	printf "'%s' --profile '%s'%s -- /bin/bash %s '%s'" "$SBX_RUN" "$1" "$2" "$3" "$q"
+}
+
+# A crashing and a hanging "sbx-run", and a marker that says a command ran at all.
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$T/crash-sbx"
+printf '#!/bin/sh\nexec sleep 60\n' >"$T/hang-sbx"
+chmod 0755 "$T/crash-sbx" "$T/hang-sbx"
+MARK=$T/ran-unjailed
+OUTSIDE=$SBX_TMPDIR/sbx-hooks-outside.$SBX_RUN_ID.$$
+t_defer "rm -f '$OUTSIDE'"
+
+# ------------------------------------------------------------------ Claude Code PreToolUse
+
+claude_in() {
+	"$PYTHON" -c '
+import json, sys
+print(json.dumps({"session_id": "sess-1", "transcript_path": "/x/t.jsonl", "cwd": sys.argv[1],
+  "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+  "tool_use_id": "toolu_01AbC", "tool_input": {"command": sys.argv[2], "description": "d",
+  "timeout": 120000, "run_in_background": False, "dangerouslyDisableSandbox": False}}))' "$WS" "$1"
+}
+
+claude_in 'ls -la' >"$H/in"
+CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
+expect_jf "claude: allowed: hookEventName" "$H/out" hookSpecificOutput.hookEventName PreToolUse
+expect_jf "claude: allowed: permissionDecision allow (the prefix jails it)" "$H/out" hookSpecificOutput.permissionDecision allow
+expect_jf "claude: allowed: no updatedInput without --rewrite" "$H/out" hookSpecificOutput.updatedInput "<absent>"
+
+claude_in 'rm -rf /' >"$H/in"
+CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude --profile strict <"$H/in"
+expect_jf "claude: denied: permissionDecision deny" "$H/out" hookSpecificOutput.permissionDecision deny
+reason=$(jf "$H/out" hookSpecificOutput.permissionDecisionReason)
+t_check "claude: denied: the rule is the reason" "reason: $reason" \
+	grep -q "rm.protected" <<<"$reason"
+t_check "claude: denied: exit 0 (the JSON decides)" "exit $HRC" test "$HRC" = 0
+
+claude_in 'ls' >"$H/in"
+hook --harness claude <"$H/in"
+expect_jf "claude: without sbx's shell prefix an allowed call is denied, not run unjailed" "$H/out" \
+	hookSpecificOutput.permissionDecision deny
+t_check "claude: ... and says why" "$(cat "$H/out")" grep -q CLAUDE_CODE_SHELL_PREFIX "$H/out"
+
+claude_in "hostname; echo \"it's\" > $OUTSIDE; echo out=\$? >ran" >"$H/in"
+hook --harness claude --rewrite <"$H/in"
+expect_jf "claude --rewrite: allow" "$H/out" hookSpecificOutput.permissionDecision allow
+want=$(jailed workspace " --tool-use-id 'toolu_01AbC' --session-id 'sess-1'" -c "hostname; echo \"it's\" > $OUTSIDE; echo out=\$? >ran")
+expect_jf "claude --rewrite: updatedInput.command is the jailed form" "$H/out" hookSpecificOutput.updatedInput.command "$want"
+expect_jf "claude --rewrite: description echoed" "$H/out" hookSpecificOutput.updatedInput.description d
+expect_jf "claude --rewrite: timeout echoed" "$H/out" hookSpecificOutput.updatedInput.timeout 120000
+expect_jf "claude --rewrite: run_in_background echoed" "$H/out" hookSpecificOutput.updatedInput.run_in_background false
+# Claude runs updatedInput.command with its shell, in the cwd.
+(cd "$WS" && timeout 30 bash -c "$(jf "$H/out" hookSpecificOutput.updatedInput.command)" >"$H/run" 2>&1)
+t_check "claude --rewrite: the command ran in the jail" "$(head -c 300 "$H/run")" grep -qx sbx "$H/run"
+t_check "claude --rewrite: a write outside the workspace is refused (host)" "$OUTSIDE exists" test ! -e "$OUTSIDE"
+t_check "claude --rewrite: ... and the command went on" "$(cat "$WS/ran" 2>&1)" grep -q "out=1" "$WS/ran"
+
+# ------------------------------------------------------------------ Codex PreToolUse
+
+codex_in() {
+	"$PYTHON" -c '
+import json, sys
+print(json.dumps({"session_id": "cx-9", "transcript_path": None, "cwd": sys.argv[1],
+  "hook_event_name": "PreToolUse", "model": "gpt-5", "permission_mode": "default",
+  "tool_name": "Bash", "tool_input": {"command": sys.argv[2]}, "tool_use_id": "call_7"}))' "$WS" "$1"
+}
+
+codex_in "hostname; touch $OUTSIDE" >"$H/in"
+hook --harness codex <"$H/in"
+expect_jf "codex: allow" "$H/out" hookSpecificOutput.permissionDecision allow
+expect_jf "codex: hookEventName" "$H/out" hookSpecificOutput.hookEventName PreToolUse
+want=$(jailed workspace " --tool-use-id 'call_7' --session-id 'cx-9'" -lc "hostname; touch $OUTSIDE")
+expect_jf "codex: updatedInput.command runs sbx-run ... /bin/bash -lc CMD" "$H/out" hookSpecificOutput.updatedInput.command "$want"
+expect_jf "codex: updatedInput holds only command" "$H/out" hookSpecificOutput.updatedInput "{\"command\": $("$PYTHON" -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$want")}"
+(cd "$WS" && timeout 30 bash -lc "$(jf "$H/out" hookSpecificOutput.updatedInput.command)" >"$H/run" 2>&1)
+t_check "codex: the rewritten command runs jailed" "$(head -c 300 "$H/run")" grep -qx sbx "$H/run"
+t_check "codex: a write outside the workspace is refused (host)" "$OUTSIDE exists" test ! -e "$OUTSIDE"
+
+codex_in 'rm -rf /' >"$H/in"
+hook --harness codex --profile strict <"$H/in"
+t_check "codex: denied: exit 2" "exit $HRC" test "$HRC" = 2
+t_check "codex: denied: the rule on stderr" "$(cat "$H/err")" grep -q "rm.protected" "$H/err"
+t_check "codex: denied: nothing on stdout (never an allow)" "$(cat "$H/out")" test ! -s "$H/out"
+
+# A crashing or hanging sbx-run: the command the harness runs never runs unjailed.
+codex_in "touch $MARK" >"$H/in"
+for bad in crash hang; do
+	SBX_RUN=$T/$bad-sbx hook --harness codex <"$H/in"
+	cmd=$(jf "$H/out" hookSpecificOutput.updatedInput.command)
+	(cd "$WS" && timeout 5 bash -lc "$cmd" >/dev/null 2>&1) 2>/dev/null
+	rc=$?
+	t_check "codex: a $bad sbx-run: the call fails (exit $rc) and nothing ran" "marker made, or exit 0" \
+		test ! -e "$MARK" -a "$rc" != 0
+done
+
+# ------------------------------------------------------------------ Gemini CLI BeforeTool
+
+gemini_in() {
+	"$PYTHON" -c '
+import json, sys
+print(json.dumps({"session_id": "gm-2", "transcript_path": "/t", "cwd": sys.argv[1],
+  "hook_event_name": "BeforeTool", "timestamp": "2026-11-01T00:00:00Z",
+  "tool_name": "run_shell_command", "tool_input": {"command": sys.argv[2], "description": "x"}}))' "$WS" "$1"
+}
+gemini_in 'hostname' >"$H/in"
+hook --harness gemini <"$H/in"
+want=$(jailed workspace " --session-id 'gm-2'" -c hostname)
+expect_jf "gemini: hookSpecificOutput.tool_input.command is the jailed form" "$H/out" hookSpecificOutput.tool_input.command "$want"
+expect_jf "gemini: no decision on an allow" "$H/out" decision "<absent>"
+(cd "$WS" && timeout 30 bash -c "$(jf "$H/out" hookSpecificOutput.tool_input.command)" >"$H/run" 2>&1)
+t_check "gemini: the rewritten command runs jailed" "$(head -c 300 "$H/run")" grep -qx sbx "$H/run"
+gemini_in 'rm -rf /' >"$H/in"
+hook --harness gemini --profile strict <"$H/in"
+expect_jf "gemini: denied: decision deny" "$H/out" decision deny
+t_check "gemini: denied: the rule is the reason" "$(cat "$H/out")" grep -q "rm.protected" "$H/out"
+expect_jf "gemini: denied: no rewrite" "$H/out" hookSpecificOutput "<absent>"
+
+# ------------------------------------------------------------------ opencode plugin
+
+PLUGIN=$SBX_ROOT/contrib/opencode/sbx.js
+if ! command -v node >/dev/null; then
+	t_skip "opencode plugin" "node is not installed (apt-get install nodejs)"
+else
+	# The plugin as opencode calls it: tool.execute.before(input, output).
+	cat >"$H/drive.mjs" <<'EOF'
+const { default: plugin, Sbx } = await import(process.argv[2]);
+const hooks = await Sbx();
+const input = { tool: "bash", sessionID: "ses_5", callID: "call_3" };
+const output = { args: { command: process.argv[3], description: "d" } };
+try {
+  await hooks["tool.execute.before"](input, output);
+  console.log(JSON.stringify({ ok: true, id: plugin.id, command: output.args.command, description: output.args.description }));
+} catch (e) {
+  console.log(JSON.stringify({ ok: false, error: e.message }));
+}
+EOF
+	(cd "$WS" && SBX_HOOK=$HOOK timeout 20 node "$H/drive.mjs" "$PLUGIN" hostname >"$H/oc" 2>"$H/err")
+	expect_jf "opencode: allowed: the call goes on" "$H/oc" ok true
+	expect_jf "opencode: default export has its id" "$H/oc" id sbx
+	expect_jf "opencode: args.command rewritten to the jailed form" "$H/oc" command \
+		"$(jailed workspace " --tool-use-id 'call_3' --session-id 'ses_5'" -c hostname)"
+	expect_jf "opencode: other args kept" "$H/oc" description d
+	(cd "$WS" && SBX_HOOK=$HOOK SBX_PROFILE=strict timeout 20 node "$H/drive.mjs" "$PLUGIN" 'rm -rf /' >"$H/oc" 2>"$H/err")
+	expect_jf "opencode: denied: the plugin throws" "$H/oc" ok false
+	t_check "opencode: denied: with the rule" "$(cat "$H/oc")" grep -q "rm.protected" "$H/oc"
+	(cd "$WS" && SBX_HOOK=$T/crash-sbx timeout 20 node "$H/drive.mjs" "$PLUGIN" "touch $MARK" >"$H/oc" 2>"$H/err")
+	expect_jf "opencode: a crashing sbx-hook: the plugin throws" "$H/oc" ok false
+	t_check "opencode: ... and nothing ran" "$MARK exists" test ! -e "$MARK"
+fi
+
+# ------------------------------------------------------------------ failing closed
+
+printf '{"tool_name":"Bash","tool_input":{"command":' >"$H/in"
+hook --harness claude <"$H/in"
+t_check "bad JSON: exit 2, nothing on stdout" "exit $HRC, stdout $(head -c 100 "$H/out")" test "$HRC" = 2 -a ! -s "$H/out"
+t_check "bad JSON: the cause on stderr" "$(cat "$H/err")" grep -q "not JSON" "$H/err"
+printf '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":["ls"]}}' >"$H/in"
+hook --harness codex <"$H/in"
+t_check "a command that is not a string: exit 2" "exit $HRC" test "$HRC" = 2 -a ! -s "$H/out"
+"$PYTHON" -c 'import json; print(json.dumps({"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"x" * (1 << 20)}}))' >"$H/in"
+hook --harness codex <"$H/in"
+t_check "input over 1 MiB: exit 2" "exit $HRC: $(head -c 200 "$H/err")" test "$HRC" = 2 -a ! -s "$H/out"
+printf '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"a\\u0000b"}}' >"$H/in"
+hook --harness codex <"$H/in"
+t_check "a NUL inside the command: exit 2" "exit $HRC" test "$HRC" = 2 -a ! -s "$H/out"
+
+# A harness that never closes stdin: the budget ends the hook.
+codex_in ls >"$H/in"
+t0=$(_now_us)
+hook --harness codex < <(cat "$H/in"; sleep 12)
+ms=$((($(_now_us) - t0) / 1000))
+t_check "stdin never closed: exit 2 within the 5 s budget ($ms ms)" "exit $HRC after $ms ms: $(cat "$H/err")" \
+	test "$HRC" = 2 -a "$ms" -lt 9000 -a ! -s "$H/out"
+t_check "... with the cause" "$(cat "$H/err")" grep -q "within 5 s" "$H/err"
+
+# A policy check that hangs, or crashes: strace holds up, or kills, the child the hook
+# forks to decide, at its first system call of its own (chdir to the harness's cwd).
+if command -v strace >/dev/null; then
+	timeout -k 2 30 strace -f -qq -o /dev/null -e trace=chdir -e inject=chdir:delay_enter=8000000 \
+		"$HOOK" --harness codex <"$H/in" >"$H/out" 2>"$H/err"
+	HRC=$?
+	t_check "a hanging policy check: exit 2, nothing on stdout" "exit $HRC: $(cat "$H/err")" test "$HRC" = 2 -a ! -s "$H/out"
+	t_check "... ended by the 5 s budget" "$(cat "$H/err")" grep -q "within 5 s" "$H/err"
+	timeout -k 2 30 strace -f -qq -o /dev/null -e trace=chdir -e inject=chdir:signal=SIGSEGV \
+		"$HOOK" --harness codex <"$H/in" >"$H/out" 2>"$H/err"
+	HRC=$?
+	t_check "a crashing policy check: exit 2, nothing on stdout" "exit $HRC: $(cat "$H/err")" test "$HRC" = 2 -a ! -s "$H/out"
+	t_check "... with the cause" "$(cat "$H/err")" grep -q "crashed (signal 11)" "$H/err"
+	CLAUDE_CODE_SHELL_PREFIX=$PREFIX timeout -k 2 30 strace -f -qq -o /dev/null -e trace=chdir -e inject=chdir:signal=SIGSEGV \
+		"$HOOK" --harness claude <"$H/in" >"$H/out" 2>"$H/err"
+	HRC=$?
+	t_check "a crashing policy check (claude): exit 2, no allow" "exit $HRC: $(cat "$H/out")" test "$HRC" = 2 -a ! -s "$H/out"
+else
+	t_fail "a hanging or crashing policy check" "strace is not installed (apt-get install strace)"
+fi
+
+# ------------------------------------------------------------------ Claude's shell prefix
+
+CFG=$T/claudecfg
+mkdir -p "$CFG/shell-snapshots"
+SNAP=$CFG/shell-snapshots/snapshot-bash-1755042239230-87cw6n.sh
+echo 'export SNAPVAR=from-the-snapshot' >"$SNAP"
+hex=$(printf '%x' "$(( (SBX_RUN_ID * 65536 + $$) & 0xffffffff ))")
+CWDF=/tmp/claude-$hex-cwd
+t_defer "rm -f '$CWDF' /tmp/claude-${hex}0-cwd /tmp/claude-zz$hex-cwd"
+rm -f "$CWDF"
+"$PYTHON" - "$T/port" "$T/accepted" <<'EOF' &
+import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+s.settimeout(30)
+try:
+    while True:
+        c, _ = s.accept(); open(sys.argv[2], "a").write("connection\n"); c.close()
+except Exception:
+    pass
+EOF
+lp=$!
+t_defer_kill "$lp"
+wait_until 5 test -s "$T/port"
+PORT=$(cat "$T/port")
+
+cmd="echo \"\$SNAPVAR\" >snap-seen; mkdir -p sub; cd sub; echo x >$OUTSIDE; echo x >>$SNAP; (echo >/dev/tcp/127.0.0.1/$PORT) 2>/dev/null; echo net=\$? >../net"
+q=${cmd//\'/\'\\\'\'}
+composite="source $SNAP && eval '$q' < /dev/null && pwd -P >| $CWDF"
+(cd "$WS" && CLAUDE_CONFIG_DIR=$CFG timeout 30 "$PREFIX" "$composite" >"$H/run" 2>&1)
+PRC=$?
+t_check "prefix: the composite ran (exit 0)" "exit $PRC: $(head -c 300 "$H/run")" test "$PRC" = 0
+t_check "prefix: the snapshot was read" "$(cat "$WS/snap-seen" 2>&1)" grep -qx from-the-snapshot "$WS/snap-seen"
+t_check "prefix: the cwd file on the host holds the jail's final cwd" "$(cat "$CWDF" 2>&1)" grep -qx "$WS/sub" "$CWDF"
+t_check "prefix: the cwd file is the caller's, mode 0600" "$(stat -c '%u %a' "$CWDF")" test "$(stat -c '%u %a' "$CWDF")" = "0 600"
+t_check "prefix: a write outside the workspace is refused (host)" "$OUTSIDE exists" test ! -e "$OUTSIDE"
+t_check "prefix: the snapshot stays read-only (host)" "$(cat "$SNAP")" test "$(cat "$SNAP")" = 'export SNAPVAR=from-the-snapshot'
+t_check "prefix: the network is refused (the jail says so)" "$(cat "$WS/net" 2>&1)" grep -q "net=1" "$WS/net"
+t_check "prefix: the network is refused (the host listener got nothing)" "$(cat "$T/accepted" 2>&1)" test ! -e "$T/accepted"
+
+# Another shape: no grant.  The tail names a file that is not claude-HEX-cwd.
+rm -f "$WS/snap-seen"
+(cd "$WS" && CLAUDE_CONFIG_DIR=$CFG timeout 30 "$PREFIX" "cat $SNAP >snap-seen; pwd -P >| /tmp/claude-zz$hex-cwd" >"$H/run" 2>&1)
+t_check "prefix: another shape grants nothing: the snapshot is not there" "$(cat "$WS/snap-seen" 2>&1)" test ! -s "$WS/snap-seen"
+t_check "prefix: another shape grants nothing: no file appears in the host's /tmp" "exists" test ! -e "/tmp/claude-zz$hex-cwd"
+# A snapshot outside the snapshot directory is not granted.
+echo 'export X=1' >"$T/elsewhere.sh"
+(cd "$WS" && CLAUDE_CONFIG_DIR=$CFG timeout 30 "$PREFIX" "source $T/elsewhere.sh && eval 'echo ran >ran-elsewhere' < /dev/null && pwd -P >| $CWDF" >"$H/run" 2>&1)
+t_check "prefix: a source outside shell-snapshots is not granted (the jail cannot read it)" "$(head -c 300 "$H/run")" \
+	test ! -e "$WS/ran-elsewhere"
+# A cwd file planted as a symlink (another user's trap in /tmp) is not followed.
+echo victim >"$T/victim"
+ln -sf "$T/victim" "/tmp/claude-${hex}0-cwd"
+(cd "$WS" && CLAUDE_CONFIG_DIR=$CFG timeout 30 "$PREFIX" "source $SNAP && eval 'cd sub' < /dev/null && pwd -P >| /tmp/claude-${hex}0-cwd" >"$H/run" 2>&1)
+t_check "prefix: a planted symlink as the cwd file is not written through" "$(cat "$T/victim")" test "$(cat "$T/victim")" = victim
+t_check "prefix: ... and is named" "$(head -c 300 "$H/run")" grep -q "not granting" "$H/run"
+# A crashing or hanging sbx-run: the composite does not run.
+for bad in crash hang; do
+	(cd "$WS" && SBX_RUN=$T/$bad-sbx CLAUDE_CONFIG_DIR=$CFG timeout 5 "$PREFIX" "source $SNAP && eval 'touch $MARK' < /dev/null && pwd -P >| $CWDF" >/dev/null 2>&1) 2>/dev/null
+	rc=$?
+	t_check "prefix: a $bad sbx-run: the call fails (exit $rc) and nothing ran" "marker made, or exit 0" \
+		test ! -e "$MARK" -a "$rc" != 0
+done
+(cd "$WS" && SBX_RUN=$T/missing timeout 5 "$PREFIX" "touch $MARK" >"$H/run" 2>&1)
+rc=$?
+t_check "prefix: no sbx-run: exit 125, nothing ran" "exit $rc: $(cat "$H/run")" test ! -e "$MARK" -a "$rc" = 125
+
+# ------------------------------------------------------------------ install
+
+P=$T/project
+mkdir -p "$P/.claude"
+cat >"$P/.claude/settings.json" <<'EOF'
+{
+  "permissions": { "allow": ["Bash(npm test)"], "deny": ["Read(./.env)"] },
+  "env": { "FOO": "bar" },
+  "hooks": { "PostToolUse": [ { "matcher": "Write", "hooks": [ { "type": "command", "command": "fmt.sh" } ] } ] },
+  "model": "opus"
+}
+EOF
+chmod 0640 "$P/.claude/settings.json"
+"$HOOK" --install claude --project "$P" >"$H/out" 2>"$H/err"
+HRC=$?
+S=$P/.claude/settings.json
+t_check "install claude: exit 0" "exit $HRC: $(cat "$H/err")" test "$HRC" = 0
+expect_jf "install claude: the user's permissions kept" "$S" permissions.allow '["Bash(npm test)"]'
+expect_jf "install claude: the user's env kept" "$S" env.FOO bar
+expect_jf "install claude: the user's other hooks kept" "$S" hooks.PostToolUse.0 "$(jf "$S" hooks.PostToolUse.0)"
+t_check "install claude: the user's PostToolUse hook is the one it was" "$(jf "$S" hooks.PostToolUse)" \
+	grep -q fmt.sh <<<"$(jf "$S" hooks.PostToolUse)"
+expect_jf "install claude: model kept" "$S" model opus
+expect_jf "install claude: CLAUDE_CODE_SHELL_PREFIX" "$S" env.CLAUDE_CODE_SHELL_PREFIX "$(dirname "$(realpath "$HOOK")")/sbx-shell-prefix"
+"$PYTHON" -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+e = s["hooks"]["PreToolUse"][0]
+h = e["hooks"][0]
+print(e["matcher"], h["type"], h["onFailure"], h["timeout"], h["command"])' "$S" >"$H/h" 2>&1
+t_check "install claude: PreToolUse Bash hook, onFailure block, running sbx-hook --harness claude" "$(cat "$H/h")" \
+	grep -qx "Bash command block 10 '$(realpath "$HOOK")' --harness claude" "$H/h"
+expect_jf "install claude: sandbox.allowUnsandboxedCommands false" "$S" sandbox.allowUnsandboxedCommands false
+t_check "install claude: the file's mode kept" "$(stat -c %a "$S")" test "$(stat -c %a "$S")" = 640
+cp "$S" "$T/settings.1"
+"$HOOK" --install claude --project "$P" >"$H/out" 2>"$H/err"
+t_check "install claude twice: nothing changes" "$(diff "$T/settings.1" "$S" | head -5)" cmp -s "$T/settings.1" "$S"
+t_check "install claude twice: says so" "$(cat "$H/out")" grep -q "nothing changed" "$H/out"
+t_check "install claude twice: one sbx hook" "$(jf "$S" hooks.PreToolUse)" \
+	test "$("$PYTHON" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["hooks"]["PreToolUse"]))' "$S")" = 1
+printf '{ "model": "opus", ' >"$P/.claude/settings.json"
+cp "$P/.claude/settings.json" "$T/broken"
+"$HOOK" --install claude --project "$P" >"$H/out" 2>"$H/err"
+HRC=$?
+t_check "install claude: unparsable settings refused (exit 1)" "exit $HRC" test "$HRC" = 1
+t_check "install claude: ... and left as they were" "changed" cmp -s "$T/broken" "$P/.claude/settings.json"
+t_check "install claude: ... with the reason" "$(cat "$H/err")" grep -q "not valid JSON" "$H/err"
+"$HOOK" --install codex --project "$P" >"$H/out" 2>"$H/err"
+expect_jf "install codex: hooks.json PreToolUse Bash" "$P/.codex/hooks.json" hooks.PreToolUse.0.matcher Bash
+expect_jf "install codex: runs sbx-hook --harness codex" "$P/.codex/hooks.json" hooks.PreToolUse.0.hooks.0.command \
+	"'$(realpath "$HOOK")' --harness codex"
+"$HOOK" --install gemini --project "$P" >"$H/out" 2>"$H/err"
+expect_jf "install gemini: BeforeTool run_shell_command" "$P/.gemini/settings.json" hooks.BeforeTool.0.matcher run_shell_command
+expect_jf "install gemini: timeout in ms" "$P/.gemini/settings.json" hooks.BeforeTool.0.hooks.0.timeout 10000
+
+# ------------------------------------------------------------------ attribution
+
+sbx --workspace "$WS" --json --tool-use-id toolu_01AbC --session-id sess-1 -- /bin/true
+json_last
+t_check "--json: tool_use_id" "$(cat "$T/json")" grep -qx "tool_use_id=toolu_01AbC" "$T/json"
+t_check "--json: session_id" "$(cat "$T/json")" grep -qx "session_id=sess-1" "$T/json"
+sbx --workspace "$WS" --json -- /bin/true
+json_last
+t_check "--json: tool_use_id null when not given" "$(cat "$T/json")" grep -qx "tool_use_id=null" "$T/json"
+sbx --workspace "$WS" --tool-use-id 'a;b' -- /bin/true
+expect_rc "--tool-use-id with a ';': refused (125)" 125
+t_check "... saying what a tag is" "$(cat "$ERR")" grep -q "up to 128 letters" "$ERR"
+sbx --workspace "$WS" --session-id "$(printf 'x%.0s' {1..129})" -- /bin/true
+expect_rc "--session-id over 128 bytes: refused (125)" 125
+
+E=$T/entry
+if jd_binary >/dev/null && jd_start; then
+	jd_mark
+	jd_sbx --workspace "$WS" --tool-use-id toolu_01AbC --session-id sess-1 -- /bin/true
+	jd_sbx --workspace "$WS" --profile strict --tool-use-id toolu_02 -- /bin/bash -c 'rm -rf /'
+	jd_query "$T/q"
+	for ev in allowed exit; do
+		if jd_entry "$T/q" "$E" SBX_EVENT=$ev SBX_TOOL_USE_ID=toolu_01AbC; then
+			t_check "journal (direct): $ev has SBX_SESSION_ID" "$(grep SBX_ "$E" | head -20 | tr '\n' ' ')" grep -qx "SBX_SESSION_ID=sess-1" "$E"
+		else
+			t_fail "journal (direct): $ev has SBX_TOOL_USE_ID" "no such entry among $(jd_count "$T/q")"
+		fi
+	done
+	t_check "journal (direct): the denied record has SBX_TOOL_USE_ID" "none" \
+		jd_entry "$T/q" "$E" SBX_EVENT=denied SBX_TOOL_USE_ID=toolu_02
+	# Through sandboxd: the tags travel in the Run call.
+	dm_policy <<EOF
+allow:
+  - users: [root]
+    profiles: ["*"]
+EOF
+	if dm_start --prefix nsenter -m -t "$JD_PID" --; then
+		jd_mark
+		sbx --daemon --socket "$DM_SOCK" --workspace "$WS" --json --tool-use-id toolu_03 --session-id sess-3 -- /bin/true
+		json_last
+		t_check "--json through sandboxd: tool_use_id" "$(run_info)" grep -qx "tool_use_id=toolu_03" "$T/json"
+		jd_query "$T/q"
+		for ev in allowed exit; do
+			if jd_entry "$T/q" "$E" SBX_EVENT=$ev SBX_MODE=daemon SBX_TOOL_USE_ID=toolu_03; then
+				t_check "journal (sandboxd): $ev has SBX_SESSION_ID" "$(grep SBX_ "$E" | tr '\n' ' ')" grep -qx "SBX_SESSION_ID=sess-3" "$E"
+			else
+				t_fail "journal (sandboxd): $ev has SBX_TOOL_USE_ID" "no such entry among $(jd_count "$T/q"); $(run_info)"
+			fi
+		done
+		sbx --daemon --socket "$DM_SOCK" --workspace "$WS" --tool-use-id toolu_04 --profile nosuchprofile -- /bin/true
+		jd_query "$T/q"
+		t_check "journal (sandboxd): a refused Run has SBX_TOOL_USE_ID" "$(run_info)" \
+			jd_entry "$T/q" "$E" SBX_MODE=daemon SBX_TOOL_USE_ID=toolu_04
+	else
+		t_fail "sandboxd" "did not start: $(tail -c 300 "$DM_LOG")"
+	fi
+else
+	t_fail "journal" "no private journald (apt-get install systemd)"
+fi
+exit 0

@@ -49,6 +49,9 @@ CMDPOLICY_SRCS = $(sort $(wildcard cmdpolicy/*.c))
 POLICY_SRCS = $(sort $(wildcard policy/*.c))
 RUN_LIB_SRCS = sbx-run/options.c sbx-run/summary.c sbx-run/client.c
 RUN_SRCS = $(RUN_LIB_SRCS) sbx-run/main.c
+# sbx-sh: the shell drop-in; only its own files (it execs sbx-run).
+SH_LIB_SRCS = sbx-sh/args.c
+SH_SRCS = $(SH_LIB_SRCS) sbx-sh/main.c
 DAEMON_LIB_SRCS = $(filter-out sandboxd/main.c,$(sort $(wildcard sandboxd/*.c)))
 DAEMON_SRCS = $(DAEMON_LIB_SRCS) sandboxd/main.c
 SBINDIR = $(PREFIX)/sbin
@@ -72,6 +75,7 @@ INC_tools = -iquote lib
 INC_bench = $(INC_sbx-run)
 INC_build = -iquote lib -iquote policy
 DEF_sandboxd = -DSBX_SBINDIR='"$(SBINDIR)"'
+DEF_sbx-sh = -DSBX_BINDIR='"$(BINDIR)"'
 # The flags a source gets from its directory (its first path component).
 dirflags = $(INC_$(firstword $(subst /, ,$(1)))) $(DEF_$(firstword $(subst /, ,$(1))))
 DEPFLAGS = -MMD -MP
@@ -113,7 +117,8 @@ $(2)/libsbx-cmdpolicy.a: $(call objs,$(1),$(CMDPOLICY_SRCS))
 $(2)/libsbx-policy.a: $(call objs,$(1),$(POLICY_SRCS) $(B)/gen/profiles_builtin.c)
 $(2)/libsbx-run.a: $(call objs,$(1),$(RUN_LIB_SRCS))
 $(2)/libsandboxd.a: $(call objs,$(1),$(DAEMON_LIB_SRCS))
-$(2)/libsbx.a $(2)/libsbx-cmdpolicy.a $(2)/libsbx-policy.a $(2)/libsbx-run.a $(2)/libsandboxd.a:
+$(2)/libsbx-sh.a: $(call objs,$(1),$(SH_LIB_SRCS))
+$(2)/libsbx.a $(2)/libsbx-cmdpolicy.a $(2)/libsbx-policy.a $(2)/libsbx-run.a $(2)/libsandboxd.a $(2)/libsbx-sh.a:
 	@mkdir -p $$(@D)
 	rm -f $$@
 	$$(AR) rcs $$@ $$^
@@ -129,13 +134,13 @@ RUN_LINK = $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
 DAEMON_LINK = $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
 # Unit tests and fuzz targets may test any layer or program piece; the archives give
 # each only the members it calls.
-TEST_LINK = libsandboxd.a libsbx-run.a $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
+TEST_LINK = libsbx-sh.a libsandboxd.a libsbx-run.a $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
 TEST_ARCHIVES = $(filter %.a,$(TEST_LINK))
 link = $(foreach l,$(1),$(if $(filter %.a,$(l)),$(2)/$(l),$(l)))
 
 .PHONY: all deps check-layers check compat test unit integration asan demo bench fuzz install analyze clean
 
-all: $(B)/sbx-run $(B)/sandboxd $(B)/probe
+all: $(B)/sbx-run $(B)/sandboxd $(B)/sbx-sh $(B)/probe
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -167,6 +172,9 @@ $(B)/gen/profiles_builtin.c: $(B)/embed-profiles $(PROFILES)
 # The programs: their own objects over the layers.
 $(B)/sbx-run: $(call objs,$(OBJ),$(RUN_SRCS)) $(call link,$(LAYERS),$(B))
 	$(CC) $(HARDEN_LD) $(LDFLAGS) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(RUN_LINK),$(B))
+
+$(B)/sbx-sh: $(call objs,$(OBJ),$(SH_SRCS))
+	$(CC) $(HARDEN_LD) $(LDFLAGS) -o $@ $^
 
 $(B)/sandboxd: $(call objs,$(OBJ),$(DAEMON_SRCS)) $(call link,$(LAYERS),$(B))
 	$(CC) $(HARDEN_LD) $(LDFLAGS) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(DAEMON_LINK),$(B))
@@ -247,10 +255,12 @@ DBUSDIR ?= /usr/share/dbus-1/system.d
 
 # sandboxd.service names /usr/local/sbin/sandboxd; the installed copy names $(SBINDIR).
 # The site policy is installed only where there is none: a site's own is never replaced.
-install: $(B)/sbx-run $(B)/sandboxd
+install: $(B)/sbx-run $(B)/sandboxd $(B)/sbx-sh
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	  $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DBUSDIR) $(DESTDIR)$(SYSCONFDIR)/sbx
 	install -m 0755 $(B)/sbx-run $(DESTDIR)$(BINDIR)/sbx-run
+	install -m 0755 $(B)/sbx-sh $(DESTDIR)$(BINDIR)/sbx-sh
+	install -m 0644 man/sbx-sh.1 $(DESTDIR)$(MANDIR)/man1/sbx-sh.1
 	install -m 0755 $(B)/sandboxd $(DESTDIR)$(SBINDIR)/sandboxd
 	install -m 0644 man/sbx-run.1 $(DESTDIR)$(MANDIR)/man1/sbx-run.1
 	install -m 0644 man/sbx-profile.5 $(DESTDIR)$(MANDIR)/man5/sbx-profile.5
@@ -273,8 +283,8 @@ install: $(B)/sbx-run $(B)/sandboxd
 analyze: $(GEN_SRC)
 	cppcheck --std=c11 --enable=warning,portability,performance --error-exitcode=1 --inline-suppr \
 	  --suppress=missingIncludeSystem --suppress=memleak -D_GNU_SOURCE \
-	  --include=/usr/include/systemd/sd-bus-vtable.h -q lib cmdpolicy policy sbx-run sandboxd tools
-	clang-tidy --quiet $(LIB_SRCS) $(CMDPOLICY_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(DAEMON_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
+	  --include=/usr/include/systemd/sd-bus-vtable.h -q lib cmdpolicy policy sbx-run sbx-sh sandboxd tools
+	clang-tidy --quiet $(LIB_SRCS) $(CMDPOLICY_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(SH_SRCS) $(DAEMON_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
 
 clean:
 	rm -rf $(B)

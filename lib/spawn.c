@@ -174,8 +174,15 @@ static void last_line(const char *buf, size_t len, char *out, size_t size)
         start = end;
         while (start > 0 && buf[start - 1] != '\n')
                 start--;
-        for (size_t i = start; i < end && o + 1 < size; i++)
-                out[o++] = (unsigned char)buf[i] < 0x20 || buf[i] == 0x7f ? ' ' : buf[i];
+        /* Controls become spaces; the caller keeps only what is UTF-8. */
+        for (size_t i = start; i < end && o + 1 < size; i++) {
+                unsigned char c = (unsigned char)buf[i];
+
+                if (c < 0x20 || c == 0x7f)
+                        out[o++] = ' ';
+                else
+                        out[o++] = buf[i];
+        }
         out[o] = '\0';
 }
 

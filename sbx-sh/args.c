@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool push(struct sbx_sh *o, const char *s)
+static bool push(struct sbx_dropin *o, const char *s)
 {
         if (o->argc >= sizeof(o->argv) / sizeof(o->argv[0]) - 1)
                 return false;
@@ -18,10 +18,10 @@ static bool push(struct sbx_sh *o, const char *s)
         return true;
 }
 
-static enum sbx_sh_kind usage(struct sbx_sh *o, const char *why)
+static enum sbx_dropin_kind usage(struct sbx_dropin *o, const char *why)
 {
         snprintf(o->why, sizeof(o->why), "%s", why);
-        return o->kind = SBX_SH_USAGE;
+        return o->kind = SBX_DROPIN_USAGE;
 }
 
 /* Scans sh's options: a command (-c), a login shell (-l, --login) or any other long
@@ -56,14 +56,14 @@ static void scan(int argc, char *const *argv, bool *command, bool *bash, bool *o
         *operand = i < argc;
 }
 
-enum sbx_sh_kind sbx_sh_parse(int argc, char *const *argv, const char *profile, char *pass, const char *ssh_command,
-                              bool tty, const char *run, struct sbx_sh *o)
+enum sbx_dropin_kind sbx_dropin_parse(int argc, char *const *argv, const char *profile, char *pass, const char *ssh_command,
+                              bool tty, const char *run, struct sbx_dropin *o)
 {
         bool command = false, bash = false, operand = false;
         char *save = NULL;
 
-        *o = (struct sbx_sh){ .kind = SBX_SH_RUN, .shell = "/bin/sh" };
-        if (argc > SBX_SH_MAX_ARGS)
+        *o = (struct sbx_dropin){ .kind = SBX_DROPIN_RUN, .shell = "/bin/sh" };
+        if (argc > SBX_DROPIN_MAX_ARGS)
                 return usage(o, "too many arguments");
         scan(argc, argv, &command, &bash, &operand);
         if (command && !operand)
@@ -75,7 +75,7 @@ enum sbx_sh_kind sbx_sh_parse(int argc, char *const *argv, const char *profile, 
                 if (!push(o, "--env") || !push(o, name))
                         return usage(o, "too many names in SBX_SH_PASS");
         push(o, "--profile");
-        push(o, profile && *profile ? profile : SBX_SH_DEFAULT_PROFILE);
+        push(o, profile && *profile ? profile : SBX_DROPIN_DEFAULT_PROFILE);
         push(o, "--");
         push(o, o->shell);
         /* sshd's ForceCommand: the client's command is in SSH_ORIGINAL_COMMAND; with
@@ -89,7 +89,7 @@ enum sbx_sh_kind sbx_sh_parse(int argc, char *const *argv, const char *profile, 
          * give (the jail's setsid leaves it without job control).  Without a terminal,
          * the inner shell reads its commands from stdin, as sh does. */
         if (!command && !operand && tty)
-                return o->kind = SBX_SH_INTERACTIVE;
+                return o->kind = SBX_DROPIN_INTERACTIVE;
         for (int i = 1; i < argc; i++)
                 push(o, argv[i]);
         return o->kind;

@@ -6,19 +6,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SBX_SH_DEFAULT_PROFILE "workspace"
-#define SBX_SH_MAX_ARGS 4096
+#define SBX_DROPIN_DEFAULT_PROFILE "workspace"
+#define SBX_DROPIN_MAX_ARGS 4096
 
-enum sbx_sh_kind {
-        SBX_SH_RUN,         /* run: argv is sbx-run's */
-        SBX_SH_INTERACTIVE, /* no command and a terminal: refused (sbx-sh(1)) */
-        SBX_SH_USAGE,       /* a malformed command line: why says what */
+enum sbx_dropin_kind {
+        SBX_DROPIN_RUN,         /* run: argv is sbx-run's */
+        SBX_DROPIN_INTERACTIVE, /* no command and a terminal: refused (sbx-sh(1)) */
+        SBX_DROPIN_USAGE,       /* a malformed command line: why says what */
 };
 
-struct sbx_sh {
-        enum sbx_sh_kind kind;
+struct sbx_dropin {
+        enum sbx_dropin_kind kind;
         const char *shell;       /* the shell inside the jail: /bin/sh, or /bin/bash for -l/--login/--long options */
-        const char *argv[SBX_SH_MAX_ARGS + 16]; /* sbx-run [--env N]... --profile P -- SHELL ARGS..., NULL-ended */
+        const char *argv[SBX_DROPIN_MAX_ARGS + 16]; /* sbx-run [--env N]... --profile P -- SHELL ARGS..., NULL-ended */
         size_t argc;
         char why[256];
 };
@@ -28,5 +28,5 @@ struct sbx_sh {
  * by spaces (NULL: none; the string is split in place and must outlive @out).
  * @ssh_command: $SSH_ORIGINAL_COMMAND, used when there are no arguments.  @tty:
  * stdin is a terminal.  @run: the sbx-run to exec.  Returns out->kind. */
-enum sbx_sh_kind sbx_sh_parse(int argc, char *const *argv, const char *profile, char *pass, const char *ssh_command,
-                              bool tty, const char *run, struct sbx_sh *out);
+enum sbx_dropin_kind sbx_dropin_parse(int argc, char *const *argv, const char *profile, char *pass, const char *ssh_command,
+                              bool tty, const char *run, struct sbx_dropin *out);

@@ -41,7 +41,7 @@ static void find_run(char *out, size_t size)
 
 int main(int argc, char **argv)
 {
-        static struct sbx_sh o;
+        static struct sbx_dropin o;
         char run[PATH_MAX + 16];
         char *pass = getenv("SBX_SH_PASS");
 
@@ -56,16 +56,16 @@ int main(int argc, char **argv)
                 return 0;
         }
         find_run(run, sizeof(run));
-        switch (sbx_sh_parse(argc, argv, getenv("SBX_PROFILE"), pass, getenv("SSH_ORIGINAL_COMMAND"), isatty(0) == 1, run,
+        switch (sbx_dropin_parse(argc, argv, getenv("SBX_PROFILE"), pass, getenv("SSH_ORIGINAL_COMMAND"), isatty(0) == 1, run,
                              &o)) {
-        case SBX_SH_USAGE:
+        case SBX_DROPIN_USAGE:
                 fprintf(stderr, "sbx-sh: %s (usage: sbx-sh -c COMMAND [NAME [ARGS...]])\n", o.why);
                 return 2;
-        case SBX_SH_INTERACTIVE:
+        case SBX_DROPIN_INTERACTIVE:
                 fprintf(stderr, "sbx-sh: no interactive shell: give a command with -c COMMAND, or start a jailed shell with "
                                 "sbx-run -- /bin/bash\n");
                 return 2;
-        case SBX_SH_RUN:
+        case SBX_DROPIN_RUN:
                 break;
         }
         execv(o.argv[0], (char *const *)o.argv);

@@ -28,9 +28,9 @@ DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-c
 PC_LIBS = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null)
 SBX_EXT = $(call PC_LIBS,libcap libmnl libsystemd nettle zlib libseccomp)
 CMDPOLICY_EXT =
-POLICY_EXT = $(call PC_LIBS,yaml-0.1 nettle libcap)
+POLICY_EXT = $(call PC_LIBS,yaml-0.1 nettle libcap json-c)
 BUS_EXT = $(call PC_LIBS,libsystemd)
-# json-c: only sbx-hook (the harnesses' JSON) and the tests of it.
+# json-c: the policy layer (the validator's JSON) and sbx-hook (the harnesses').
 HOOK_EXT = $(call PC_LIBS,json-c)
 SECCOMP_LIBS = $(call PC_LIBS,libseccomp)
 AS_NEEDED = -Wl,--as-needed
@@ -38,18 +38,21 @@ AS_NEEDED = -Wl,--as-needed
 # The layers, bottom up; each points only down (make check-layers proves it):
 #   lib/        libsbx.a            every stage of the jail; includes nothing of the tree
 #   cmdpolicy/  libsbx-cmdpolicy.a  the command checker (shell parser, command rules)
-#   policy/     libsbx-policy.a     profiles, site policy, git guards (libyaml only here)
-#   sbx-run/, sandboxd/, sbx-hook/  the programs, on all three (json-c only in sbx-hook)
+#   policy/     libsbx-policy.a     profiles, site policy, git guards, the validator (libyaml, json-c)
+#   sbx-run/, sandboxd/, sbx-hook/, sbx-sh/  the programs, on all three
 # The default seccomp filter and its common variants are compiled at build time
 # (gen-seccomp) and embedded in libsbx; seccomp.c compiles at launch only for a
 # profile's own seccomp changes.  The builtin profiles are embedded in libsbx-policy.
 LIB_SRCS = lib/error.c lib/applied.c lib/busapi.c lib/strv.c lib/path.c lib/caller.c lib/json.c lib/plan.c lib/forecast.c lib/defaults.c lib/etcview.c lib/parse.c lib/validate.c lib/mountpoint.c lib/gitobjects.c \
            lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/identity.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
-           lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/audit.c
+           lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/audit.c lib/spawn.c lib/validation.c
 CMDPOLICY_SRCS = $(sort $(wildcard cmdpolicy/*.c))
 POLICY_SRCS = $(sort $(wildcard policy/*.c))
 RUN_LIB_SRCS = sbx-run/options.c sbx-run/summary.c sbx-run/client.c
 RUN_SRCS = $(RUN_LIB_SRCS) sbx-run/main.c
+# sbx-sh: the shell drop-in; only its own files (it execs sbx-run).
+SH_LIB_SRCS = sbx-sh/args.c
+SH_SRCS = $(SH_LIB_SRCS) sbx-sh/main.c
 DAEMON_LIB_SRCS = $(filter-out sandboxd/main.c,$(sort $(wildcard sandboxd/*.c)))
 DAEMON_SRCS = $(DAEMON_LIB_SRCS) sandboxd/main.c
 HOOK_LIB_SRCS = $(filter-out sbx-hook/main.c,$(sort $(wildcard sbx-hook/*.c)))
@@ -77,6 +80,7 @@ INC_tools = -iquote lib
 INC_bench = $(INC_sbx-run)
 INC_build = -iquote lib -iquote policy
 DEF_sandboxd = -DSBX_SBINDIR='"$(SBINDIR)"'
+DEF_sbx-sh = -DSBX_BINDIR='"$(BINDIR)"'
 # The flags a source gets from its directory (its first path component).
 dirflags = $(INC_$(firstword $(subst /, ,$(1)))) $(DEF_$(firstword $(subst /, ,$(1))))
 DEPFLAGS = -MMD -MP
@@ -119,7 +123,8 @@ $(2)/libsbx-policy.a: $(call objs,$(1),$(POLICY_SRCS) $(B)/gen/profiles_builtin.
 $(2)/libsbx-run.a: $(call objs,$(1),$(RUN_LIB_SRCS))
 $(2)/libsandboxd.a: $(call objs,$(1),$(DAEMON_LIB_SRCS))
 $(2)/libsbx-hook.a: $(call objs,$(1),$(HOOK_LIB_SRCS))
-$(2)/libsbx.a $(2)/libsbx-cmdpolicy.a $(2)/libsbx-policy.a $(2)/libsbx-run.a $(2)/libsandboxd.a $(2)/libsbx-hook.a:
+$(2)/libsbx-sh.a: $(call objs,$(1),$(SH_LIB_SRCS))
+$(2)/libsbx.a $(2)/libsbx-cmdpolicy.a $(2)/libsbx-policy.a $(2)/libsbx-run.a $(2)/libsandboxd.a $(2)/libsbx-hook.a $(2)/libsbx-sh.a:
 	@mkdir -p $$(@D)
 	rm -f $$@
 	$$(AR) rcs $$@ $$^
@@ -136,13 +141,13 @@ DAEMON_LINK = $(LAYERS) $(LAYERS_EXT) $(BUS_EXT)
 HOOK_LINK = $(LAYERS) $(LAYERS_EXT) $(HOOK_EXT)
 # Unit tests and fuzz targets may test any layer or program piece; the archives give
 # each only the members it calls.
-TEST_LINK = libsandboxd.a libsbx-run.a libsbx-hook.a $(LAYERS) $(LAYERS_EXT) $(BUS_EXT) $(HOOK_EXT)
+TEST_LINK = libsbx-sh.a libsandboxd.a libsbx-run.a libsbx-hook.a $(LAYERS) $(LAYERS_EXT) $(BUS_EXT) $(HOOK_EXT)
 TEST_ARCHIVES = $(filter %.a,$(TEST_LINK))
 link = $(foreach l,$(1),$(if $(filter %.a,$(l)),$(2)/$(l),$(l)))
 
 .PHONY: all deps check-layers check compat test unit integration asan demo bench fuzz install analyze clean
 
-all: $(B)/sbx-run $(B)/sandboxd $(B)/sbx-hook $(B)/probe
+all: $(B)/sbx-run $(B)/sandboxd $(B)/sbx-hook $(B)/sbx-sh $(B)/probe
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -174,6 +179,9 @@ $(B)/gen/profiles_builtin.c: $(B)/embed-profiles $(PROFILES)
 # The programs: their own objects over the layers.
 $(B)/sbx-run: $(call objs,$(OBJ),$(RUN_SRCS)) $(call link,$(LAYERS),$(B))
 	$(CC) $(HARDEN_LD) $(LDFLAGS) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(RUN_LINK),$(B))
+
+$(B)/sbx-sh: $(call objs,$(OBJ),$(SH_SRCS))
+	$(CC) $(HARDEN_LD) $(LDFLAGS) -o $@ $^
 
 $(B)/sandboxd: $(call objs,$(OBJ),$(DAEMON_SRCS)) $(call link,$(LAYERS),$(B))
 	$(CC) $(HARDEN_LD) $(LDFLAGS) $(AS_NEEDED) -o $@ $(filter %.o,$^) $(call link,$(DAEMON_LINK),$(B))
@@ -259,10 +267,12 @@ DBUSDIR ?= /usr/share/dbus-1/system.d
 
 # sandboxd.service names /usr/local/sbin/sandboxd; the installed copy names $(SBINDIR).
 # The site policy is installed only where there is none: a site's own is never replaced.
-install: $(B)/sbx-run $(B)/sandboxd $(B)/sbx-hook
+install: $(B)/sbx-run $(B)/sandboxd $(B)/sbx-hook $(B)/sbx-sh
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	  $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DBUSDIR) $(DESTDIR)$(SYSCONFDIR)/sbx
 	install -m 0755 $(B)/sbx-run $(DESTDIR)$(BINDIR)/sbx-run
+	install -m 0755 $(B)/sbx-sh $(DESTDIR)$(BINDIR)/sbx-sh
+	install -m 0644 man/sbx-sh.1 $(DESTDIR)$(MANDIR)/man1/sbx-sh.1
 	install -m 0755 $(B)/sandboxd $(DESTDIR)$(SBINDIR)/sandboxd
 	install -m 0755 $(B)/sbx-hook $(DESTDIR)$(BINDIR)/sbx-hook
 	ln -sf sbx-hook $(DESTDIR)$(BINDIR)/sbx-shell-prefix
@@ -290,8 +300,8 @@ install: $(B)/sbx-run $(B)/sandboxd $(B)/sbx-hook
 analyze: $(GEN_SRC)
 	cppcheck --std=c11 --enable=warning,portability,performance --error-exitcode=1 --inline-suppr \
 	  --suppress=missingIncludeSystem --suppress=memleak -D_GNU_SOURCE \
-	  --include=/usr/include/systemd/sd-bus-vtable.h -q lib cmdpolicy policy sbx-run sandboxd sbx-hook tools
-	clang-tidy --quiet $(LIB_SRCS) $(CMDPOLICY_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(DAEMON_SRCS) $(HOOK_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
+	  --include=/usr/include/systemd/sd-bus-vtable.h -q lib cmdpolicy policy sbx-run sandboxd sbx-hook sbx-sh tools
+	clang-tidy --quiet $(LIB_SRCS) $(CMDPOLICY_SRCS) $(POLICY_SRCS) $(RUN_SRCS) $(DAEMON_SRCS) $(HOOK_SRCS) $(SH_SRCS) tools/gen-seccomp.c -- $(BASE_CFLAGS)
 
 clean:
 	rm -rf $(B)

@@ -337,6 +337,15 @@ static void add_error(struct entry *en, const struct sbx_error *e, const char *f
         add(en, "SBX_ERROR", formatted);
 }
 
+static void add_validation(struct entry *en, const struct sbx_validation *v)
+{
+        add(en, "SBX_VALIDATOR", v->validator);
+        add(en, "SBX_VALIDATOR_VERDICT", sbx_vverdict_name(v->verdict));
+        add(en, "SBX_VALIDATOR_REASON", v->reason);
+        if (v->confidence >= 0 && v->confidence <= 1)
+                addf(en, "SBX_VALIDATOR_CONFIDENCE", "%.3f", v->confidence);
+}
+
 /* The fields of one entry; the SBX_* ones in the order the logfmt line shows them. */
 static void build(struct entry *en, enum sbx_audit_event ev, const struct sbx_audit *a)
 {
@@ -380,6 +389,8 @@ static void build(struct entry *en, enum sbx_audit_event ev, const struct sbx_au
                 add_result(en, a->result);
         if (e)
                 add_error(en, e, err);
+        if (a->validation && a->validation->verdict != SBX_VV_NONE)
+                add_validation(en, a->validation);
 }
 
 /* ------------------------------------------------------------------ the two outputs */

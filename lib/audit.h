@@ -18,7 +18,11 @@
  *   SBX_SIGNAL, SBX_TIMED_OUT (0|1), SBX_OOM_KILLED (0|1), SBX_DURATION_MS, SBX_CPU_MS
  *   (user + system), SBX_PEAK_MEMORY (bytes), SBX_WEAKENED (newline-separated notes);
  *   with an error: SBX_STAGE, SBX_ERRNO, SBX_SYSCALL, SBX_PATH, SBX_ERROR (the one-line
- *   message).
+ *   message);
+ *   when an external validator was asked: SBX_VALIDATOR (its program),
+ *   SBX_VALIDATOR_VERDICT (allow|warn|block|error: error is one that gave no verdict,
+ *   and was refused for it), SBX_VALIDATOR_REASON, SBX_VALIDATOR_CONFIDENCE (0.000-1.000,
+ *   when it said).
  * Values other than SBX_ARGV are cut at 1024 bytes on a UTF-8 boundary.  Each field is
  * its own iovec, so no value, whatever bytes it holds, can start another field. */
 #pragma once
@@ -30,6 +34,7 @@
 
 #include "error.h"
 #include "jail.h"
+#include "validation.h"
 
 enum sbx_audit_event {
         SBX_AUDIT_ALLOWED, /* a launch was allowed (decision) */
@@ -56,6 +61,7 @@ struct sbx_audit {
         bool ok;             /* RELOAD: true = swapped in */
         const struct sbx_result *result; /* EXIT */
         const struct sbx_error *error;   /* FAILED (and EXIT with an sbx error) */
+        const struct sbx_validation *validation; /* the validators' verdict, or NULL */
 };
 
 /* A sandbox id: 16 lowercase hex digits and a NUL. */

@@ -76,9 +76,28 @@ int sbx_bus_summary_write(sd_bus_message *m, const struct sbx_result *res, const
         if ((r = sd_bus_message_append(m, "iiibbtttts", res->status, res->exit_code, res->signal, (int)res->timed_out,
                                        (int)res->oom_killed, res->wall_ms, res->cpu_user_ms, res->cpu_sys_ms,
                                        res->peak_memory, error ? error : "")) < 0 ||
-            (r = write_applied(m, res->applied)) < 0 || (r = write_list(m, res->weakened, '\n')) < 0)
+            (r = write_applied(m, res->applied)) < 0 || (r = write_list(m, res->weakened, '\n')) < 0 ||
+            (r = write_list(m, res->notes, '\n')) < 0)
                 return r;
-        return write_list(m, res->notes, '\n');
+        /* The validators' verdict; confidence -1: not given. */
+        return sd_bus_message_append(m, "issd", res->validation.verdict, res->validation.validator, res->validation.reason,
+                                     res->validation.confidence);
+}
+
+static int read_validation(sd_bus_message *m, struct sbx_validation *v)
+{
+        const char *validator = "", *reason = "";
+        int verdict = 0, r;
+        double confidence = -1;
+
+        if ((r = sd_bus_message_read(m, "issd", &verdict, &validator, &reason, &confidence)) < 0)
+                return r;
+        /* Checked, never indexed blindly: it came from a socket. */
+        v->verdict = verdict >= 0 && verdict < _SBX_VV_MAX ? verdict : SBX_VV_ERROR;
+        snprintf(v->validator, sizeof(v->validator), "%s", validator);
+        snprintf(v->reason, sizeof(v->reason), "%s", reason);
+        v->confidence = confidence >= 0 && confidence <= 1 ? confidence : -1;
+        return 0;
 }
 
 int sbx_bus_summary_read(sd_bus_message *m, struct sbx_result *res, char *error, size_t size)
@@ -94,7 +113,8 @@ int sbx_bus_summary_read(sd_bus_message *m, struct sbx_result *res, char *error,
         res->oom_killed = oom_killed != 0;
         snprintf(error, size, "%s", text);
         if ((r = read_applied(m, &res->applied)) < 0 ||
-            (r = read_list(m, res->weakened, sizeof(res->weakened), "\n")) < 0)
+            (r = read_list(m, res->weakened, sizeof(res->weakened), "\n")) < 0 ||
+            (r = read_list(m, res->notes, sizeof(res->notes), "\n")) < 0)
                 return r;
-        return read_list(m, res->notes, sizeof(res->notes), "\n");
+        return read_validation(m, &res->validation);
 }

@@ -35,6 +35,7 @@ enum sbx_stage {
         SBX_STAGE_LAUNCH,    /* sandboxd: starting the launcher */
         SBX_STAGE_LISTEN,    /* sandboxd: its sockets */
         SBX_STAGE_SANDBOXD,  /* sbx-run: what sandboxd answered */
+        SBX_STAGE_VALIDATOR, /* the external validator (policy/validator.c) */
         _SBX_STAGE_MAX,
 };
 

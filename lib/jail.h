@@ -9,6 +9,7 @@
 #include "error.h"
 #include "plan.h"
 #include "seccomp.h"
+#include "validation.h"
 
 struct sbx_result {
         int status;     /* sbx-run's exit status, per the contract */
@@ -27,6 +28,8 @@ struct sbx_result {
         char weakened[512];   /* newline-separated notes on what could not be applied */
         char notes[512];      /* newline-separated: what the run left undone (filesystem.git's
                                * state not carried back), filled by the caller */
+        struct sbx_validation validation; /* what the external validators said (filled by
+                                           * the caller; verdict NONE: none asked) */
 };
 
 /* A result with nothing in it yet (no state fds). */

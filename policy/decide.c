@@ -2,9 +2,11 @@
 #include "decide.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/validate.h"
 #include "resolve.h"
@@ -142,6 +144,102 @@ static enum sbx_outcome check_command(const struct sbx_decide_in *in, struct sbx
         return SBX_ALLOWED;
 }
 
+/* Whom a validator runs as.  Under sandboxd: the site's validator user, for the
+ * site's validator and the profile's alike -- never the caller, who could otherwise
+ * trace it and write its answer.  Direct mode: the caller, the one whose command it
+ * judges and whose rights bound it anyway; but never root: sbx-run as root runs it as
+ * nobody. */
+static int validator_as(const struct sbx_decide_in *in, struct sbx_validator_as *as, char *why, size_t size)
+{
+        *as = (struct sbx_validator_as){ .drop = false };
+        if (in->site) {
+                if (in->site->validator_uid == (uid_t)-1) {
+                        snprintf(why, size, "the profile names a validator, but the site policy names no validator.user to run it as");
+                        return -EPERM;
+                }
+                if (in->site->validator_uid == in->site->uid) {
+                        snprintf(why, size, "the site's validator.user (uid %u) is the caller: a validator never runs as the caller it judges",
+                                 (unsigned)in->site->uid);
+                        return -EPERM;
+                }
+                *as = (struct sbx_validator_as){ .drop = true, .uid = in->site->validator_uid,
+                                                 .gid = in->site->validator_gid, .pidns = geteuid() == 0 };
+                return 0;
+        }
+        if (geteuid() == 0) {
+                struct passwd *pw = getpwnam("nobody");
+
+                *as = (struct sbx_validator_as){ .drop = true, .uid = pw ? pw->pw_uid : 65534,
+                                                 .gid = pw ? pw->pw_gid : 65534, .pidns = true };
+        }
+        return 0;
+}
+
+/* Asks one validator; false when the command is refused (d decided). */
+static bool ask_validator(const struct sbx_decide_in *in, struct sbx_decision *d, const struct sbx_validator_conf *conf,
+                          const char *which, enum sbx_outcome *o)
+{
+        struct sbx_validator_as as;
+        struct sbx_validation v;
+        char why[256];
+        int r;
+
+        if (validator_as(in, &as, why, sizeof(why)) < 0) {
+                d->validation = (struct sbx_validation){ .verdict = SBX_VV_ERROR, .confidence = -1 };
+                snprintf(d->validation.validator, sizeof(d->validation.validator), "%s", conf->command.v[0]);
+                snprintf(d->validation.reason, sizeof(d->validation.reason), "%s", why);
+                *o = deny(d, SBX_AT_VALIDATOR, "%s validator '%s' could not run: %s", which, conf->command.v[0], why);
+                return false;
+        }
+        r = sbx_validator_run(conf,
+                              &(struct sbx_validator_ask){ .which = which,
+                                                           .argv = d->pr.plan.argv,
+                                                           .cwd = in->vars->workspace,
+                                                           .profile = in->profile ? in->profile : "workspace",
+                                                           .mode = in->site ? "daemon" : "direct",
+                                                           .uid = in->site ? in->site->uid : getuid(),
+                                                           .gid = in->site ? in->site->gid : getgid(),
+                                                           .tool_use_id = in->tool_use_id,
+                                                           .session_id = in->session_id },
+                              &as, &v, &d->err);
+        if (r < 0) {
+                *o = stop(d, SBX_AT_VALIDATOR, false);
+                return false;
+        }
+        if (v.verdict == SBX_VV_BLOCK || v.verdict == SBX_VV_ERROR) {
+                d->validation = v;
+                if (v.verdict == SBX_VV_BLOCK)
+                        *o = deny(d, SBX_AT_VALIDATOR, "blocked by the %s validator '%s': %s", which, v.validator, v.reason);
+                else
+                        *o = deny(d, SBX_AT_VALIDATOR, "the %s validator '%s' gave no verdict, so the command is refused (fail closed): %s",
+                                  which, v.validator, v.reason);
+                return false;
+        }
+        /* The first warning is the record's; a second one's reason is added to it. */
+        if (v.verdict == SBX_VV_WARN && d->validation.verdict == SBX_VV_WARN) {
+                size_t n = strlen(d->validation.reason);
+
+                snprintf(d->validation.reason + n, sizeof(d->validation.reason) - n, "; %s: %s", v.validator, v.reason);
+        } else if (v.verdict == SBX_VV_WARN || d->validation.verdict == SBX_VV_NONE) {
+                d->validation = v;
+        }
+        return true;
+}
+
+/* The external validators: the site's (sandboxd), then the profile's.  A block, or a
+ * validator that could not answer, refuses the command; a warning lets it run. */
+static enum sbx_outcome check_validators(const struct sbx_decide_in *in, struct sbx_decision *d)
+{
+        enum sbx_outcome o = SBX_ALLOWED;
+
+        if (in->site && in->site->validator && in->site->validator->command.n &&
+            !ask_validator(in, d, in->site->validator, "site", &o))
+                return o;
+        if (d->pr.validator.command.n && !ask_validator(in, d, &d->pr.validator, "profile", &o))
+                return o;
+        return SBX_ALLOWED;
+}
+
 enum sbx_outcome sbx_decide(const struct sbx_decide_in *in, struct sbx_decision *d)
 {
         struct sbx_plan *p = &d->pr.plan;
@@ -157,9 +255,12 @@ enum sbx_outcome sbx_decide(const struct sbx_decide_in *in, struct sbx_decision 
         /* 2. sandboxd never gives a caller capabilities, whatever a profile keeps. */
         if (in->site && p->caps && in->site->uid != 0)
                 return deny(d, SBX_AT_CAPS, "the profile keeps capabilities, which sandboxd never gives a caller");
-        /* 3. The command. */
-        if ((o = check_command(in, d)) != SBX_ALLOWED || in->upto == SBX_DECIDE_VERDICT)
-                return o == SBX_ALLOWED ? decided(d, SBX_AT_END, SBX_ALLOWED) : o;
+        /* 3. The command: the rules, then the validators (--check asks them too: a
+         * harness's pre-call hook shows their verdict). */
+        if ((o = check_command(in, d)) != SBX_ALLOWED || (o = check_validators(in, d)) != SBX_ALLOWED)
+                return o;
+        if (in->upto == SBX_DECIDE_VERDICT)
+                return decided(d, SBX_AT_END, SBX_ALLOWED);
         /* 4. The site's terms, before validation: a validated plan is final. */
         if (in->site && (o = site_terms(in, d)) != SBX_ALLOWED)
                 return o;

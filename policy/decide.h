@@ -3,8 +3,9 @@
  * what the site grants it (sandboxd) or nothing (direct mode), to an immutable decision
  * -- the plan, the verdict, the compiled seccomp filter and what the audit record says.
  * Load the profile -> narrow it by the ask -> the site's deny rules -> the profile's
- * command policy -> the site's ceilings and identity -> validate (which applies the
- * socket masks) -> compile seccomp.  Everything that changes the plan happens before
+ * command policy -> the external validators (the site's, then the profile's) -> the
+ * site's ceilings and identity -> validate (which applies the socket masks) -> compile
+ * seccomp.  Everything that changes the plan happens before
  * validation; nothing after it.  sbx-run and sandboxd's launcher only parse, decide,
  * audit, run and map the result to their own outputs. */
 #pragma once
@@ -32,6 +33,12 @@ struct sbx_site_terms {
         const struct sbx_cmd_policy *deny;  /* the site policy's command deny rules */
         const char (*hide)[108];            /* sandboxd's sockets */
         size_t n_hide;
+        /* The site's validator (NULL: none), and the user every validator runs as under
+         * sandboxd, the profile's too ((uid_t)-1: none configured, so a profile's
+         * validator is refused): never root, never the caller. */
+        const struct sbx_validator_conf *validator;
+        uid_t validator_uid;
+        gid_t validator_gid;
 };
 
 struct sbx_decide_in {
@@ -41,6 +48,9 @@ struct sbx_decide_in {
         const struct sbx_vars *vars;
         struct sbx_caller *caller;          /* opens paths with the caller's rights */
         const struct sbx_site_terms *site;  /* NULL: direct mode, no site policy */
+        /* The harness's tags, for the validator (--tool-use-id, --session-id); NULL
+         * when not given.  The options that set them come with the harness hooks. */
+        const char *tool_use_id, *session_id;
         enum sbx_decide_upto {
                 SBX_DECIDE_VERDICT, /* --check: the command policy's verdict only */
                 SBX_DECIDE_PLAN,    /* --dry-run: the validated plan */
@@ -61,6 +71,7 @@ enum sbx_decided_at {
         SBX_AT_CAPS,     /* sandboxd: a profile that keeps capabilities */
         SBX_AT_SITE,     /* sandboxd: the site policy's deny rules */
         SBX_AT_COMMANDS, /* the profile's command policy */
+        SBX_AT_VALIDATOR, /* an external validator: blocked, or could not answer */
         SBX_AT_CEILING,  /* sandboxd: the site's ceilings */
         SBX_AT_VALIDATE, /* the plan's paths */
         SBX_AT_SECCOMP,  /* compiling the filter */
@@ -72,6 +83,8 @@ struct sbx_decision {
         enum sbx_outcome outcome;
         enum sbx_decided_at at;
         struct sbx_verdict verdict; /* the command policy's (or the site's deny rules') */
+        struct sbx_validation validation; /* the validators' (verdict NONE when none ran):
+                                           * a block or error, else the first warning */
         bool loaded;                /* the profile was found and read */
         char reason[512];           /* why, when not allowed: one line */
         struct sbx_error err;       /* the error behind it, where there is one */

@@ -576,4 +576,5 @@ void sbx_profile_done(struct sbx_profile *pr)
         sbx_strv_free(&pr->final);
         sbx_strv_free(&pr->final_from);
         sbx_strv_free(&pr->chain);
+        sbx_strv_free(&pr->validator.command);
 }

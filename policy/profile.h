@@ -12,6 +12,7 @@
 #include "../lib/strv.h"
 #include "../cmdpolicy/commands.h"
 #include "git.h"
+#include "validator.h"
 #include "yaml.h"
 
 /* What the paths of a profile may say: {workspace}, {workspace_id}, {home}, {uid}, {tmp}. */
@@ -38,6 +39,7 @@ struct sbx_profile {
         int mdwe;                      /* memory_deny_write_execute: 1, 0, or -1 when no layer
                                         * set it (then: on in allowlist mode) */
         uint64_t audit_argv_max;       /* bytes of argv an audit record keeps */
+        struct sbx_validator_conf validator; /* `validator:`, asked about every command */
         /* Keys no profile that extends this one may change, and the profile that said so. */
         struct sbx_strv final, final_from;
         /* Set while loading a layer: the keys it set, for `final` checks. */

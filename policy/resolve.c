@@ -312,6 +312,14 @@ void sbx_profile_to_json(const struct sbx_profile *pr, FILE *f)
         sbx_json_strv(f, "kill_targets", &c->kill_targets);
         sbx_json_strv(f, "git_deny", &c->git_deny);
         fprintf(f, "},\"audit\":{\"argv_max\":%llu}", (unsigned long long)pr->audit_argv_max);
+        /* The profile's validator (the site's is sandboxd's, not shown here). */
+        if (pr->validator.command.n) {
+                fputs(",\"validator\":{\"command\":", f);
+                sbx_json_strv(f, NULL, &pr->validator.command);
+                fprintf(f, ",\"timeout_ms\":%llu}", (unsigned long long)(pr->validator.timeout_ms ? pr->validator.timeout_ms : SBX_VALIDATOR_TIMEOUT_MS));
+        } else {
+                fputs(",\"validator\":null", f);
+        }
         sbx_json_strv(f, "final", &pr->final);
         fputs("}\n", f);
 }

@@ -81,6 +81,8 @@ int sbx_key_enum(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_n
 int sbx_key_names(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);
 int sbx_key_strings(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);
 int sbx_key_regexes(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);
+/* A program and its arguments ([/abs/path, args...]), replacing a parent's (validator.command). */
+int sbx_key_command(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);
 /* A mapping walked with the table in arg. */
 int sbx_key_section(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);
 

@@ -437,3 +437,39 @@ int sbx_key_section(struct sbx_walk *c, const struct sbx_key *k, const struct sb
                                    sbx_walk_type_name(v));
         return sbx_walk(c, k->arg, v);
 }
+
+/* A program and its arguments: a list whose first item is an absolute path (exec'd
+ * as it is, never looked up in a PATH).  It replaces a parent's whole list: a command
+ * is one thing, not two appended. */
+int sbx_key_command(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        struct sbx_strv *l = SBX_KEY_AT(c, k, struct sbx_strv), fresh = { 0 };
+
+        if (sbx_walk_want(c, v, SBX_NODE_SEQ, k) < 0)
+                return -EINVAL;
+        if (v->n == 0)
+                return sbx_diag_at(c->d, c->file, v, "'%s' is empty; it names a program and its arguments, e.g. %s", c->path,
+                                   k->doc ? k->doc : "[/usr/libexec/check]");
+        for (size_t i = 0; i < v->n; i++) {
+                const struct sbx_node *it = v->items[i];
+
+                if (it->type != SBX_NODE_SCALAR) {
+                        sbx_strv_free(&fresh);
+                        return sbx_diag_at(c->d, c->file, it, "'%s': each item must be a single value, not %s", c->path,
+                                           sbx_walk_type_name(it));
+                }
+                if (i == 0 && (it->value[0] != '/' || !sbx_path_is_normal(it->value))) {
+                        sbx_strv_free(&fresh);
+                        return sbx_diag_at(c->d, c->file, it,
+                                           "'%s': '%s' is not an absolute path without '.', '..' or '//' (the program is run as named, never looked up)",
+                                           c->path, it->value);
+                }
+                if (sbx_strv_push(&fresh, it->value) < 0) {
+                        sbx_strv_free(&fresh);
+                        return sbx_walk_oom(c, it);
+                }
+        }
+        sbx_strv_free(l);
+        *l = fresh;
+        return 0;
+}

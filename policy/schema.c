@@ -663,6 +663,16 @@ static const struct sbx_key audit_keys[] = {
         {},
 };
 
+/* 100 ms to 30 s: sandboxd's launcher must decide within its start deadline, with the
+ * site's validator and the profile's both asked. */
+static const struct sbx_bounds b_validator_timeout = { 100, 30000 };
+
+static const struct sbx_key validator_keys[] = {
+        { "command", sbx_key_command, OFF(validator.command), NULL, "[/usr/libexec/sbx-check, --strict]" },
+        { "timeout", sbx_key_duration, OFF(validator.timeout_ms), &b_validator_timeout, "5s (from 100ms to 30s)" },
+        {},
+};
+
 static const struct sbx_key top_keys[] = {
         { "extends", parse_extends, 0, NULL, "workspace" },
         { "description", sbx_key_string, OFF(description), NULL, "\"what this profile is for\"" },
@@ -680,6 +690,7 @@ static const struct sbx_key top_keys[] = {
         { "limits", parse_limits, 0, NULL, NULL },
         { "commands", sbx_key_section, 0, commands_keys, NULL },
         { "audit", sbx_key_section, 0, audit_keys, NULL },
+        { "validator", sbx_key_section, 0, validator_keys, NULL },
         {},
 };
 

@@ -172,6 +172,36 @@ static int item_group(struct sbx_walk *c, const struct sbx_key *k, const struct 
 }
 
 SBX_KEY_LIST(parse_users, item_user)
+
+/* validator.user: a name or a uid with an entry in the user database (its primary
+ * group is the validator's gid), and never root's uid or gid: the validator reads
+ * what the command says, written by whoever calls, and must not hold root's rights. */
+static int parse_validator_user(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        struct sbx_site_policy *sp = policy_of(c);
+        _cleanup_free_ char *buf = NULL;
+        struct passwd pw, *pwr = NULL;
+        unsigned uid = (unsigned)-1;
+        size_t size = 1u << 16;
+        int r;
+
+        if (sbx_walk_want(c, v, SBX_NODE_SCALAR, k) < 0)
+                return -EINVAL;
+        if ((r = item_id(c, v, false, &uid)) < 0)
+                return r;
+        if (!(buf = malloc(size)))
+                return sbx_walk_oom(c, v);
+        r = getpwuid_r(uid, &pw, buf, size, &pwr);
+        if (r != 0 || !pwr)
+                return sbx_diag_at(c->d, c->file, v, "'%s': uid %u has no entry in the user database%s%s; name a system user made for the validator",
+                                   c->path, uid, r ? ": " : "", r ? strerror(r) : "");
+        if (pwr->pw_uid == 0 || pwr->pw_gid == 0)
+                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is root (uid %u, gid %u): the validator never runs as root; name an unprivileged system user",
+                                   c->path, v->value, (unsigned)pwr->pw_uid, (unsigned)pwr->pw_gid);
+        sp->validator_uid = pwr->pw_uid;
+        sp->validator_gid = pwr->pw_gid;
+        return 0;
+}
 SBX_KEY_LIST(parse_groups, item_group)
 
 /* ------------------------------------------------------------------ profiles */
@@ -260,10 +290,38 @@ static const struct sbx_key limits_keys[] = {
 
 static int parse_rules(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);
 
+static const struct sbx_bounds b_validator_timeout = { 100, 30000 };
+
+static const struct sbx_key validator_keys[] = {
+        { "command", sbx_key_command, OFF(validator.command), NULL, "[/usr/libexec/sbx-check, --strict]" },
+        { "timeout", sbx_key_duration, OFF(validator.timeout_ms), &b_validator_timeout, "5s (from 100ms to 30s)" },
+        { "user", parse_validator_user, 0, NULL, "sbx-validator (an unprivileged system user, never root)" },
+        {},
+};
+
+/* A command and a user, or neither: a validator with no user to run as would fall
+ * back on someone, and a user with no command is a validator forgotten. */
+static int parse_validator(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        struct sbx_site_policy *sp = policy_of(c);
+        int r;
+
+        sp->validator_uid = (uid_t)-1;
+        if ((r = sbx_key_section(c, k, v)) < 0)
+                return r;
+        if (!sp->validator.command.n)
+                return sbx_diag_at(c->d, c->file, v, "'%s' needs 'command': the program to ask, e.g. [/usr/libexec/sbx-check]", c->path);
+        if (sp->validator_uid == (uid_t)-1)
+                return sbx_diag_at(c->d, c->file, v, "'%s' needs 'user': the unprivileged user the validator runs as (never root, never the caller)",
+                                   c->path);
+        return 0;
+}
+
 static const struct sbx_key top_keys[] = {
         { "allow", parse_rules, 0, NULL, "[{ users: [alice], profiles: [workspace] }]" },
         { "deny", sbx_key_section, 0, deny_keys, NULL },
         { "limits", sbx_key_section, 0, limits_keys, NULL },
+        { "validator", parse_validator, 0, validator_keys, NULL },
         {},
 };
 
@@ -318,7 +376,8 @@ static int parse_rules(struct sbx_walk *c, const struct sbx_key *k, const struct
 
 void sbx_site_init(struct sbx_site_policy *sp)
 {
-        *sp = (struct sbx_site_policy){ .max_sandboxes = 64, .max_per_user = 8, .grace_ms = 5000 };
+        *sp = (struct sbx_site_policy){ .max_sandboxes = 64, .max_per_user = 8, .grace_ms = 5000,
+                                        .validator_uid = (uid_t)-1, .validator_gid = (gid_t)-1 };
         sp->deny.mode = SBX_CMD_OFF;
         /* A shell or interpreter reading its program from a pipe could run a denied
          * command: with a deny list, that is denied too. */
@@ -340,6 +399,7 @@ void sbx_site_done(struct sbx_site_policy *sp)
         sbx_cmd_policy_done(&sp->deny);
         sbx_strv_free(&sp->deny_profiles);
         free(sp->deny_profiles_lines);
+        sbx_strv_free(&sp->validator.command);
         sbx_site_init(sp);
 }
 

@@ -13,6 +13,7 @@
 
 #include "../lib/strv.h"
 #include "../cmdpolicy/commands.h"
+#include "validator.h"
 #include "yaml.h"
 
 #define SBX_SITE_POLICY_PATH "/etc/sbx/policy.yaml"
@@ -52,6 +53,11 @@ struct sbx_site_policy {
         uint64_t grace_ms;                 /* between SIGTERM and SIGKILL on shutdown */
         struct sbx_site_name *names;
         size_t n_names;
+        /* validator: asked about every request, whatever the profile, as validator.user
+         * (resolved at load; never root).  No command: none. */
+        struct sbx_validator_conf validator;
+        uid_t validator_uid;
+        gid_t validator_gid; /* the user's primary group; it gets no other */
 };
 
 /* An empty policy: no rule, so it denies everyone; the limits at their defaults.

@@ -132,6 +132,8 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
                                             .ask = &rq->ask,
                                             .vars = &vars,
                                             .caller = caller,
+                                            .tool_use_id = rq->ask.plan.tool_use_id,
+                                            .session_id = rq->ask.plan.session_id,
                                             .site = &(struct sbx_site_terms){ .uid = l->uid,
                                                                               .gid = l->gid,
                                                                               .groups = l->groups,
@@ -139,12 +141,21 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
                                                                               .grant = l->grant,
                                                                               .deny = &l->config->policy.deny,
                                                                               .hide = l->hide,
-                                                                              .n_hide = l->n_hide },
+                                                                              .n_hide = l->n_hide,
+                                                                              .validator = &l->config->policy.validator,
+                                                                              .validator_uid = l->config->policy.validator_uid,
+                                                                              .validator_gid = l->config->policy.validator_gid },
                                             .upto = SBX_DECIDE_RUN },
                    d);
         rep->argv_max = d->pr.audit_argv_max;
-        if (d->outcome == SBX_ALLOWED)
+        rep->validation = d->validation;
+        if (d->outcome == SBX_ALLOWED) {
+                /* A validator's warning: the command runs, and the caller hears it once,
+                 * before, on its own stderr (fd 2 is the caller's). */
+                if (d->validation.verdict == SBX_VV_WARN)
+                        dprintf(2, "sbx-run: warning: validator '%s' warns: %s\n", d->validation.validator, d->validation.reason);
                 return;
+        }
         /* A profile that did not load is named by its file:line:col, nothing else; a
          * rule's refusal by its reason; an error by the error. */
         refuse(rep, d->outcome == SBX_FAILED, d->loaded && d->err.errnum ? &d->err : NULL, d->reason);
@@ -193,6 +204,7 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         /* 5. The jail, supervised from the daemon through the report socket. */
         rep = (struct launch_report){ .type = REPORT_RESULT };
         r = sbx_jail_run_ctl(&d.pr.plan, d.filter, CTL_FD, &rep.res, &rep.err);
+        rep.res.validation = d.validation;
         if (r < 0 && rep.res.status == 0)
                 rep.res.status = 125;
         rep.r = r;

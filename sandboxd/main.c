@@ -46,6 +46,7 @@ static void sb_audit(struct sandbox *sb, enum sbx_audit_event ev, const char *re
                 .reason = reason,
                 .result = ev == SBX_AUDIT_EXIT ? &sb->result : NULL,
                 .error = sb->error.errnum ? &sb->error : NULL,
+                .validation = &sb->validation,
         };
 
         (void)sbx_audit_log(ev, &a, stderr);

@@ -54,6 +54,7 @@ static void allowed(struct sandbox *sb, const void *arg)
         free(sb->workspace);
         sb->workspace = strdup(r->workspace);
         sb->argv_max = r->argv_max;
+        sb->validation = r->validation;
         audit(sb, SBX_AUDIT_ALLOWED, NULL);
         ops(sb)->reply_run(sb);
 }
@@ -72,6 +73,7 @@ static void refused(struct sandbox *sb, const void *arg)
         sb->refused = true;
         sb->failed = r->failed;
         sb->error = r->err;
+        sb->validation = r->validation;
         snprintf(sb->reason, sizeof(sb->reason), "%s", r->reason);
         if (r->workspace[0]) {
                 free(sb->workspace);

@@ -48,6 +48,7 @@ struct launch_report {
         char reason[512];
         char workspace[4096];
         uint64_t argv_max;
+        struct sbx_validation validation; /* the validators' verdict (decided reports) */
         int r;
         struct sbx_result res;
         struct sbx_error err;
@@ -84,6 +85,7 @@ struct sandbox {
         struct sbx_result result;
         struct sbx_error error;
         char reason[512];
+        struct sbx_validation validation; /* what the validators said, for the journal */
         struct sandbox *next, *prev;
 };
 

@@ -56,6 +56,7 @@ static void default_hint(struct sbx_error *e)
                 [SBX_STAGE_SECCOMP] = "the kernel must support seccomp filters (CONFIG_SECCOMP_FILTER)",
                 [SBX_STAGE_PRIVS] = "sbx-run needs the capabilities it drops (root, or a user namespace)",
                 [SBX_STAGE_EXEC] = "check the command's name, its permissions, and that the jail can see it",
+                [SBX_STAGE_VALIDATOR] = "see sbx-profile(5) VALIDATOR",
         };
 
         if (e->hint[0])
@@ -76,15 +77,23 @@ static void print_error(struct sbx_error *e)
         fprintf(stderr, "sbx-run: %s\n", msg);
 }
 
-/* @o: the options, for --json and its tags. */
-static int fail(struct sbx_error *e, const struct sbx_options *o, int status)
+/* @o: the options, for --json and its tags; @v: what the validators said (NULL:
+ * none asked). */
+static int fail_v(struct sbx_error *e, const struct sbx_options *o, int status, const struct sbx_validation *v)
 {
         struct sbx_result res = { .status = status, .exit_code = -1 };
 
+        if (v)
+                res.validation = *v;
         print_error(e);
         if (o->json)
                 sbx_summary_print(stderr, &res, e, &o->ask.plan);
         return status;
+}
+
+static int fail(struct sbx_error *e, const struct sbx_options *o, int status)
+{
+        return fail_v(e, o, status, NULL);
 }
 
 /* The command policy's verdict: --check prints it; a denied run stops here. */
@@ -106,6 +115,39 @@ static int denied(const struct sbx_verdict *v, const struct sbx_options *o, stru
         sbx_error_set(&e, SBX_STAGE_POLICY, EPERM, "", "", "command denied by the profile's command policy: %s", v->reason);
         sbx_error_hint(&e, "sbx-run --check shows the verdict; change the command, or use a profile that allows it");
         return fail(&e, o, EXIT_DENIED);
+}
+
+/* A validator blocked the command, or could not answer (fail closed): 126, the reason
+ * on stderr, in --json and (@a: a run's record) in the journal. */
+static int validator_denied(const struct sbx_options *o, struct sbx_decision *d, struct sbx_audit *a)
+{
+        struct sbx_error e = { 0 };
+
+        if (a) {
+                a->reason = d->reason;
+                sbx_audit_log(SBX_AUDIT_DENIED, a, NULL);
+        }
+        sbx_error_set(&e, SBX_STAGE_VALIDATOR, EPERM, "", "", "%s", d->reason);
+        if (d->validation.verdict == SBX_VV_BLOCK)
+                sbx_error_hint(&e, "the validator's reason says why: change the command, or ask whoever runs the validator");
+        else
+                sbx_error_hint(&e, "fix the validator or its validator.command (sbx-profile(5) VALIDATOR): every command is refused while it cannot answer");
+        return fail_v(&e, o, EXIT_DENIED, &d->validation);
+}
+
+/* --check: the command policy's verdict, then the validators'. */
+static int check_verdict(const struct sbx_decision *d, FILE *f)
+{
+        int r;
+
+        if (d->at == SBX_AT_VALIDATOR) {
+                fprintf(f, "deny: %s\n", d->reason);
+                return EXIT_DENIED;
+        }
+        r = print_verdict(&d->verdict, f);
+        if (r == 0 && d->validation.verdict == SBX_VV_WARN)
+                fprintf(f, "warn: validator '%s': %s\n", d->validation.validator, d->validation.reason);
+        return r;
 }
 
 /* filesystem.git's notes: what the run did not carry back to the host's git. */
@@ -135,6 +177,7 @@ static int run_allowed(struct sbx_options *o, struct sbx_decision *d, const stru
         sbx_result_init(&res, EXIT_SBX_FAILED);
         r = sbx_jail_run(&d->pr.plan, d->filter, &res, &e);
         sbx_git_finish(&d->pr, &sbx_caller_self, &res);
+        res.validation = d->validation;
         print_notes(res.notes);
         /* sbx's own failure (125), or the command's exec failure (126/127): both
          * are one line that says what and how to fix it. */
@@ -170,18 +213,22 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
                                             .ask = &o->ask,
                                             .vars = &vars,
                                             .caller = &sbx_caller_self,
+                                            .tool_use_id = o->ask.plan.tool_use_id,
+                                            .session_id = o->ask.plan.session_id,
                                             .upto = upto(o->action) },
                    d);
         /* Loading and narrowing the profile decide nothing yet: sbx failed. */
         if (d->at == SBX_AT_PROFILE)
                 return fail(&d->err, o, EXIT_SBX_FAILED);
-        if (d->at == SBX_AT_COMMANDS && d->outcome == SBX_FAILED)
+        if ((d->at == SBX_AT_COMMANDS || d->at == SBX_AT_VALIDATOR) && d->outcome == SBX_FAILED)
                 return fail(&d->err, o, EXIT_SBX_FAILED);
         if (o->action == SBX_ACTION_CHECK)
-                return print_verdict(&d->verdict, stdout);
+                return check_verdict(d, stdout);
         if (o->action == SBX_ACTION_DRY_RUN) {
                 if (d->outcome == SBX_DENIED && d->at == SBX_AT_COMMANDS)
                         return denied(&d->verdict, o, NULL);
+                if (d->at == SBX_AT_VALIDATOR)
+                        return validator_denied(o, d, NULL);
                 if (d->outcome != SBX_ALLOWED)
                         return fail(&d->err, o, EXIT_SBX_FAILED);
                 sbx_profile_to_json(&d->pr, stdout);
@@ -203,9 +250,15 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
                 .cwd = d->pr.plan.workspace, /* validation put the canonical path in */
                 .tool_use_id = o->ask.plan.tool_use_id,
                 .session_id = o->ask.plan.session_id,
+                .validation = &d->validation,
         };
         if (d->at == SBX_AT_COMMANDS)
                 return denied(&d->verdict, o, &a);
+        if (d->at == SBX_AT_VALIDATOR)
+                return validator_denied(o, d, &a);
+        /* A warning: the command runs, and the warning is said once, before it. */
+        if (d->validation.verdict == SBX_VV_WARN)
+                fprintf(stderr, "sbx-run: warning: validator '%s' warns: %s\n", d->validation.validator, d->validation.reason);
         /* Validation is the second half of the decision: a plan whose paths leave the
          * policy's roots, or do not resolve, is refused, before any jail exists. */
         if (d->at == SBX_AT_VALIDATE) {

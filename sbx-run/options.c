@@ -42,7 +42,8 @@ static const char usage_tail[] =
         "\n"
         "Exit status: CMD's own; 128+N when killed by signal N; 124 timeout; 125 sbx\n"
         "failed (the message says what, where and how to fix it); 126 denied by the\n"
-        "command policy, or not executable; 127 not found.  See sbx-run(1), sbx-profile(5).\n";
+        "command policy, blocked by the profile's or site's validator (or one that could\n"
+        "not answer), or not executable; 127 not found.  See sbx-run(1), sbx-profile(5).\n";
 
 #define HELP_COLUMN 23
 

@@ -59,6 +59,26 @@ static void null_or_string(FILE *f, const char *s)
                 fputs("null", f);
 }
 
+/* {"command":..,"verdict":..,"reason":..,"confidence":N|null}, or null when no
+ * validator was asked. */
+static void validation(FILE *f, const struct sbx_validation *v)
+{
+        if (v->verdict == SBX_VV_NONE) {
+                fputs("null", f);
+                return;
+        }
+        fputs("{\"command\":", f);
+        sbx_json_string(f, v->validator);
+        fputs(",\"verdict\":", f);
+        sbx_json_string(f, sbx_vverdict_name(v->verdict));
+        fputs(",\"reason\":", f);
+        sbx_json_string(f, v->reason);
+        if (v->confidence >= 0 && v->confidence <= 1)
+                fprintf(f, ",\"confidence\":%.3f}", v->confidence);
+        else
+                fputs(",\"confidence\":null}", f);
+}
+
 void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_error *e, const struct sbx_plan *asked)
 {
         fprintf(f, "{\"status\":%d,\"exit_code\":", res->status);
@@ -79,6 +99,8 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
         null_or_string(f, asked ? asked->tool_use_id : NULL);
         fputs(",\"session_id\":", f);
         null_or_string(f, asked ? asked->session_id : NULL);
+        fputs(",\"validator\":", f);
+        validation(f, &res->validation);
         fputs(",\"error\":", f);
         if (e && e->errnum) {
                 char msg[1024];

@@ -19,7 +19,7 @@ import os
 import re
 import sys
 
-RANK = {"lib": 0, "cmdpolicy": 1, "policy": 2, "sbx-run": 3, "sandboxd": 3, "sbx-hook": 3}
+RANK = {"lib": 0, "cmdpolicy": 1, "policy": 2, "sbx-run": 3, "sandboxd": 3, "sbx-hook": 3, "sbx-sh": 3}
 
 # Includes allowed across the two programs, as (from, to) pairs; each one named here is
 # a debt with its issue next to it.  Empty since sandboxd fills its request from a{sv}

@@ -63,23 +63,6 @@ struct args {
         bool harness_given;
 };
 
-static const char *const names[HOOK_N_HARNESSES] = {
-        [HOOK_CLAUDE] = "claude", [HOOK_CODEX] = "codex", [HOOK_GEMINI] = "gemini", [HOOK_OPENCODE] = "opencode"
-};
-
-const char *hook_harness_name(enum hook_harness h)
-{
-        return (unsigned)h < HOOK_N_HARNESSES ? names[h] : "?";
-}
-
-int hook_harness_by_name(const char *name)
-{
-        for (int i = 0; i < HOOK_N_HARNESSES; i++)
-                if (strcmp(names[i], name) == 0)
-                        return i;
-        return -1;
-}
-
 /* Exits with the status that blocks: every path that is not an answer ends here. */
 _Noreturn static void block(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn static void block(const char *fmt, ...)

@@ -87,7 +87,10 @@ int sbx_identity_userns(const struct sbx_plan *p, char *what, size_t size)
 
                 while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
                         ;
-                err = sbx_sync_recv(sv[0], &m, &fd) < 0 ? EPROTO : m.type == SBX_MSG_USERNS && fd >= 0 ? 0 : m.err.errnum;
+                err = sbx_sync_recv(sv[0], &m, &fd) < 0           ? EPROTO
+                      : m.type == SBX_MSG_USERNS && fd >= 0 ? 0
+                      : m.err.errnum > 0                    ? m.err.errnum
+                                                            : EPROTO;
                 (void)waitpid(pid, NULL, 0); /* ECHILD where sandboxd's loop reaped it: nothing left either way */
         }
         close(sv[0]);

@@ -214,8 +214,12 @@ if command -v git >/dev/null; then
 	else
 		t_fail "git: add and commit in a plain repository" "$(run_info)"
 	fi
-	sbx --profile git --workspace "$G" -- sh -c 'echo "#!/bin/sh" > .git/hooks/pre-commit; echo hook=$?; echo x >> .git/config; echo config=$?; mv .git .git2; echo mv=$?'
-	if grep -q "hook=[1-9]" "$OUT" && grep -q "config=[1-9]" "$OUT" && grep -q "mv=[1-9]" "$OUT" &&
+	# The jail's config is its own copy (git branch -m rewrites it), never carried
+	# back: what counts is the host's file, unchanged.
+	config_before=$(sha256sum <"$G/.git/config")
+	sbx --profile git --workspace "$G" -- sh -c 'echo "#!/bin/sh" > .git/hooks/pre-commit; echo hook=$?; printf "[core]\\n\\tfsmonitor = touch /tmp/x\\n" >> .git/config; echo config=$?; mv .git .git2; echo mv=$?'
+	if grep -q "hook=[1-9]" "$OUT" && [[ $(sha256sum <"$G/.git/config") == "$config_before" ]] && grep -q "mv=[1-9]" "$OUT" &&
+		grep -q "the command changed '$G/.git/config' in the jail; it is not carried back" "$ERR" &&
 		[[ ! -e $G/.git/hooks/pre-commit && -d $G/.git ]]; then
 		t_ok "git: hooks and config cannot be planted, .git cannot be swapped"
 	else
@@ -229,8 +233,9 @@ if command -v git >/dev/null; then
 	else
 		t_fail "git: add and commit in a linked worktree" "$(run_info)"
 	fi
+	config_before=$(sha256sum <"$G/.git/config")
 	sbx --profile git --workspace "$W" -- sh -c "echo x > '$G/.git/hooks/post-commit'; echo hook=\$?; echo x >> '$G/.git/config'; echo config=\$?; echo x > '$G/.git/info/attributes'; echo info=\$?"
-	if grep -q "hook=[1-9]" "$OUT" && grep -q "config=[1-9]" "$OUT" && grep -q "info=[1-9]" "$OUT" && [[ ! -e $G/.git/hooks/post-commit ]]; then
+	if grep -q "hook=[1-9]" "$OUT" && [[ $(sha256sum <"$G/.git/config") == "$config_before" ]] && grep -q "info=[1-9]" "$OUT" && [[ ! -e $G/.git/hooks/post-commit ]]; then
 		t_ok "git: a worktree cannot plant hooks, config or info in the common dir"
 	else
 		t_fail "git: a worktree cannot plant hooks, config or info in the common dir" "$(run_info); out: $(tr '\n' '|' <"$OUT")"

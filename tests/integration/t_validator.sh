@@ -282,6 +282,8 @@ t_check "sandboxd: the command ran (file on the host)" "no $MARK" ran
 	t_fail "sandboxd: the validator's groups" "$(cat "$VOUT/groups.site" 2>/dev/null)"
 grep -q 'NoNewPrivs:[[:space:]]*1' "$VOUT/nnp.site" 2>/dev/null && t_ok "sandboxd: the validator has no_new_privs" ||
 	t_fail "sandboxd: no_new_privs" "$(cat "$VOUT/nnp.site" 2>/dev/null)"
+[[ $(cat "$VOUT/cwd.site" 2>/dev/null) == / ]] && t_ok "sandboxd: the validator's working directory is /" ||
+	t_fail "sandboxd: the validator's working directory" "$(cat "$VOUT/cwd.site" 2>/dev/null)"
 [[ $(cat "$VOUT/fds.site" 2>/dev/null) == "0 1 2 3 " ]] && t_ok "sandboxd: the validator has fds 0-2 only (not the caller's stdio)" ||
 	t_fail "sandboxd: the validator's fds" "$(cat "$VOUT/fds.site" 2>/dev/null)"
 "$PYTHON" -c 'import json,sys; o=json.load(open(sys.argv[1])); sys.exit(not (o["validator"]=="site" and o["mode"]=="daemon" and o["uid"]==int(sys.argv[2]) and o["profile"]=="workspace"))' \

@@ -61,6 +61,12 @@ _Noreturn static void child(const struct sbx_spawn *s, int in, int out, int err,
          * controlling terminal to write to or inject into. */
         if (setsid() < 0)
                 child_fail(report_fd, errno);
+        /* 2b. Its working directory is "/", never the launcher's: that is the
+         * workspace, which the jail writes, and what a helper finds in its cwd
+         * (python3 -m's first import path, npx's node_modules, a ./config) would
+         * otherwise be the jail's code, run outside it. */
+        if (chdir("/") < 0)
+                child_fail(report_fd, errno);
         /* 3. Its identity: no supplementary group, then the gid, then the uid (from
          * root, setresuid to a non-zero uid clears every capability). */
         if (s->drop) {

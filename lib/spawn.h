@@ -5,7 +5,7 @@
  * sandboxd's launcher, before the jail exists.
  *
  * The helper gets: stdin (a socket carrying @input, then EOF), stdout and stderr (pipes
- * read here); no other fd; an environment of PATH only; its own session and process
+ * read here); no other fd; an environment of PATH only; "/" as its working directory; its own session and process
  * group; no_new_privs; default signal dispositions and an empty signal mask; death
  * with its parent.  With @drop, it runs as @uid/@gid with no supplementary group (set
  * from root, so it keeps no capability).  With @pidns (root only), it is PID 1 of a

@@ -42,7 +42,10 @@ static bool is_shell(const char *path)
 }
 
 /* sh [-abefhimnuvx...] [-o OPT] -c [options] STRING [NAME [ARGS...]]: the string is
- * the first operand after the options, when one of them held 'c'.  "busybox sh" is sh. */
+ * the first operand after the options, when one of them held 'c'.  As the shells read
+ * them: each 'o' or 'O' of a group takes the next word (-co errexit STRING), as do
+ * bash's --rcfile and --init-file; "-" and "--" end the options and are dropped.
+ * "busybox sh" is sh. */
 const char *sbx_shell_string(char *const *argv)
 {
         bool c = false;
@@ -62,20 +65,22 @@ const char *sbx_shell_string(char *const *argv)
                 const char *a = argv[i];
 
                 if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0) {
-                        i += strcmp(a, "--") == 0;
+                        i++;
                         break;
                 }
                 if (a[0] != '-' && a[0] != '+')
                         break;
-                if (a[0] == '-' && a[1] == '-') /* bash's --login, --norc... */
-                        continue;
-                if (strcmp(a + 1, "o") == 0 || strcmp(a + 1, "O") == 0) { /* -o NAME */
-                        if (argv[i + 1])
+                if (a[0] == '-' && a[1] == '-') { /* bash's --login, --norc...; two take a file */
+                        if ((strcmp(a, "--rcfile") == 0 || strcmp(a, "--init-file") == 0) && argv[i + 1])
                                 i++;
                         continue;
                 }
-                if (a[0] == '-' && strchr(a + 1, 'c'))
-                        c = true;
+                for (const char *l = a + 1; *l; l++) {
+                        if (*l == 'c' && a[0] == '-')
+                                c = true;
+                        if ((*l == 'o' || *l == 'O') && argv[i + 1]) /* -o NAME, also grouped */
+                                i++;
+                }
         }
         return c && argv[i] ? argv[i] : NULL;
 }
@@ -188,6 +193,49 @@ static int garbage(struct sbx_validation *v, const char *fmt, ...)
         return v->verdict = SBX_VV_ERROR;
 }
 
+/* The keys at the top of the object @buf[0..@len) (JSON that json-c already took):
+ * json-c keeps the last of two equal keys, another reader the first, so an answer
+ * such as {"verdict":"block","reason":"..","verdict":"allow"} (a validator that
+ * pasted the command into its reason by hand) has no one meaning. */
+static size_t top_keys(const char *buf, size_t len)
+{
+        size_t depth = 0, n = 0;
+        bool in_string = false, key_next = false;
+
+        for (size_t i = 0; i < len; i++) {
+                char c = buf[i];
+
+                if (in_string) {
+                        if (c == '\\')
+                                i++;
+                        else if (c == '"')
+                                in_string = false;
+                        continue;
+                }
+                if (c == '"') {
+                        in_string = true;
+                        if (depth == 1 && key_next)
+                                n++;
+                        key_next = false;
+                } else if (c == '{' || c == '[') {
+                        depth++;
+                        key_next = depth == 1 && c == '{';
+                } else if (c == '}' || c == ']') {
+                        depth--;
+                } else if (c == ',' && depth == 1) {
+                        key_next = true;
+                }
+        }
+        return n;
+}
+
+/* @o is a string that its C string holds whole (no NUL byte cuts it short). */
+static bool whole_string(json_object *o)
+{
+        return json_object_is_type(o, json_type_string) &&
+               strlen(json_object_get_string(o)) == (size_t)json_object_get_string_len(o);
+}
+
 int sbx_validator_parse(const char *buf, size_t len, struct sbx_validation *v)
 {
         static const char *const verdicts[] = { [SBX_VV_ALLOW] = "allow", [SBX_VV_WARN] = "warn", [SBX_VV_BLOCK] = "block" };
@@ -214,7 +262,9 @@ int sbx_validator_parse(const char *buf, size_t len, struct sbx_validation *v)
                         return garbage(v, "its answer has more after the JSON object");
         if (!json_object_is_type(o, json_type_object))
                 return garbage(v, "its answer is a JSON %s, not an object", json_type_to_name(json_object_get_type(o)));
-        if (!json_object_object_get_ex(o, "verdict", &verdict) || !json_object_is_type(verdict, json_type_string))
+        if (top_keys(buf, json_tokener_get_parse_end(tok)) != (size_t)json_object_object_length(o))
+                return garbage(v, "its answer gives a key twice");
+        if (!json_object_object_get_ex(o, "verdict", &verdict) || !whole_string(verdict))
                 return garbage(v, "its answer has no \"verdict\" string");
         name = json_object_get_string(verdict);
         for (int i = SBX_VV_ALLOW; i <= SBX_VV_BLOCK; i++)
@@ -223,8 +273,8 @@ int sbx_validator_parse(const char *buf, size_t len, struct sbx_validation *v)
         if (which == SBX_VV_NONE)
                 return garbage(v, "its verdict is not allow, warn or block: '%.60s'", name);
         if (json_object_object_get_ex(o, "reason", &reason) && !json_object_is_type(reason, json_type_null)) {
-                if (!json_object_is_type(reason, json_type_string))
-                        return garbage(v, "its \"reason\" is not a string");
+                if (!whole_string(reason))
+                        return garbage(v, "its \"reason\" is not a string (without NUL)");
                 one_line(v->reason, sizeof(v->reason), json_object_get_string(reason));
         } else {
                 v->reason[0] = '\0';

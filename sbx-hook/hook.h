@@ -38,9 +38,8 @@ struct hook_config {
         bool rewrite;        /* Claude: allow + updatedInput instead of the shell prefix */
 };
 
-/* The verdict a harness is told.  HOOK_WARN is the seam for an external validator's
- * "warn" (issue 12, part 2): the command runs, jailed, and the harness asks the user
- * where it can (Claude's "ask"); sbx_decide gives none yet. */
+/* The verdict a harness is told.  HOOK_WARN is an external validator's "warn": the
+ * command runs, jailed, and the harness asks the user where it can (Claude's "ask"). */
 enum hook_verdict {
         HOOK_ALLOW,
         HOOK_WARN,

@@ -56,6 +56,13 @@ static void decide(const struct hook_config *c, const char *flag, const char *co
                 a->decided = 1;
                 a->verdict = d.outcome == SBX_ALLOWED ? HOOK_ALLOW : HOOK_DENY;
         }
+        /* A validator's warning: the command runs (jailed), and the harness asks the
+         * user where it can (Claude's "ask"), as sbx-run warns on its stderr. */
+        if (d.outcome == SBX_ALLOWED && d.validation.verdict == SBX_VV_WARN) {
+                a->verdict = HOOK_WARN;
+                snprintf(a->reason, sizeof(a->reason), "validator '%.200s' warns: %.280s", d.validation.validator,
+                         d.validation.reason);
+        }
         ask.plan.argv = NULL;
         sbx_decision_done(&d);
         sbx_ask_done(&ask);

@@ -95,6 +95,23 @@ t_check "claude: denied: the rule is the reason" "reason: $reason" \
 	grep -q "rm.protected" <<<"$reason"
 t_check "claude: denied: exit 0 (the JSON decides)" "exit $HRC" test "$HRC" = 0
 
+# A validator's "warn": the call runs (jailed) and Claude asks the user, with the
+# validator's reason; Codex allows (its "ask" cannot carry the rewrite) and says why.
+printf '#!/bin/sh\ncat >/dev/null\necho %s\n' "'{\"verdict\":\"warn\",\"reason\":\"it talks to the network\"}'" >"$H/warn.sh"
+chmod 0755 "$H/warn.sh"
+printf 'extends: workspace\nvalidator:\n  command: [%s]\n' "$H/warn.sh" >"$H/warn.yaml"
+claude_in 'curl example.com' >"$H/in"
+CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude --profile "$H/warn.yaml" <"$H/in"
+expect_jf "claude: a validator's warn is ask" "$H/out" hookSpecificOutput.permissionDecision ask
+t_check "claude: ... with the validator's reason" "$(cat "$H/out") $(head -c 300 "$H/err")" \
+	grep -q "warning: validator '$H/warn.sh' warns: it talks to the network" "$H/out"
+codex_warn_in=$("$PYTHON" -c 'import json,sys; print(json.dumps({"session_id":"cx-9","cwd":sys.argv[1],"hook_event_name":"PreToolUse",
+  "tool_name":"Bash","tool_input":{"command":"curl example.com"},"tool_use_id":"call_7"}))' "$WS")
+hook --harness codex --profile "$H/warn.yaml" <<<"$codex_warn_in"
+expect_jf "codex: a validator's warn is allow (jailed)" "$H/out" hookSpecificOutput.permissionDecision allow
+t_check "codex: ... with the warning as additionalContext" "$(cat "$H/out")" \
+	grep -q "it talks to the network" <<<"$(jf "$H/out" hookSpecificOutput.additionalContext)"
+
 claude_in 'ls' >"$H/in"
 hook --harness claude <"$H/in"
 expect_jf "claude: without sbx's shell prefix an allowed call is denied, not run unjailed" "$H/out" \

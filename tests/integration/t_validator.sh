@@ -33,6 +33,7 @@ id -G >"\$out/groups.\$mode" 2>/dev/null
 ls /proc/self/fd | tr '\n' ' ' >"\$out/fds.\$mode" 2>/dev/null # ls's own: 0-2 and its directory
 env | sort | tr '\n' ' ' >"\$out/env.\$mode" 2>/dev/null
 grep '^NoNewPrivs' /proc/self/status >"\$out/nnp.\$mode" 2>/dev/null
+pwd -P >"\$out/cwd.\$mode" 2>/dev/null
 if [ "\$mode" = site ]; then
 	case "\$input" in
 	*BLOCKME*) mode=block ;;
@@ -52,6 +53,7 @@ hang)
 	sh -c "sleep 301; : $TOKEN.main" ;;
 crash) exec $PYTHON -c 'import ctypes; ctypes.string_at(0)' ;;
 garbage) echo 'Sure, that command looks fine to me.' ;;
+dup) echo '{"verdict":"block","reason":"deletes it","verdict":"allow"}' ;;
 huge) head -c 100000 /dev/zero | tr '\0' a ;;
 exit) echo 'model backend unreachable' >&2; exit 3 ;;
 esac
@@ -59,7 +61,7 @@ EOF
 chmod 0755 "$V/validator.sh"
 
 # A profile per mode: workspace plus the validator.
-for m in allow warn block slow hang crash garbage huge exit; do
+for m in allow warn block slow hang crash garbage huge exit dup; do
 	printf 'extends: workspace\nvalidator:\n  command: [%s, %s]\n  timeout: 1s\n' "$V/validator.sh" "$m" >"$V/$m.yaml"
 done
 printf 'extends: workspace\nvalidator:\n  command: [%s/missing-validator]\n' "$V" >"$V/missing.yaml"
@@ -102,6 +104,10 @@ env_seen=$(cat "$VOUT/env.allow" 2>/dev/null)
 	t_ok "the validator's environment is cleared (PATH only)" || t_fail "the validator's environment" "$env_seen"
 grep -q 'NoNewPrivs:[[:space:]]*1' "$VOUT/nnp.allow" 2>/dev/null && t_ok "the validator runs with no_new_privs" ||
 	t_fail "the validator runs with no_new_privs" "$(cat "$VOUT/nnp.allow" 2>/dev/null)"
+# Not in the workspace, which the jail writes: a `python3 -m` validator imports from its
+# cwd first, npx resolves from it, a script sources ./config.
+[[ $(cat "$VOUT/cwd.allow" 2>/dev/null) == / ]] && t_ok "the validator's working directory is /, not the workspace" ||
+	t_fail "the validator's working directory is /" "$(cat "$VOUT/cwd.allow" 2>/dev/null)"
 
 vrun warn --json
 expect_rc "warn: the command runs" 0
@@ -147,6 +153,20 @@ wait_until 2 no_procs_matching "$TOKEN" && t_ok "hanging (root): nothing it star
 	t_fail "hanging (root): nothing left" "$(describe_procs "$TOKEN")"
 fail_closed "crashing" crash "it crashed (signal 11, SIGSEGV)"
 fail_closed "garbage" garbage "its answer is not JSON"
+# json-c keeps the last of two "verdict"s: an answer with two has no one meaning.
+fail_closed "a verdict given twice" dup "its answer gives a key twice"
+
+# The "command" it judges is the string the shell runs, however the options are
+# grouped: bash -co errexit STRING runs STRING (not "errexit"), as do -oc, -cO, -c -.
+for form in "-co errexit" "-oc errexit" "-cO extglob" "-c -"; do
+	rm -f "$MARK" "$VOUT/input.allow"
+	# shellcheck disable=SC2086 # the options are words
+	sbx --profile "$V/allow.yaml" --workspace "$WS" -- /bin/bash $form "echo ran >$MARK"
+	got=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["command"])' "$VOUT/input.allow" 2>&1)
+	[[ $RC == 0 && $got == "echo ran >$MARK" ]] && ran &&
+		t_ok "bash $form STRING: the validator is shown STRING" ||
+		t_fail "bash $form STRING: the validator is shown STRING" "command: '$got' ($(run_info))"
+done
 fail_closed "huge output" huge "it answered more than 65536 bytes and was killed"
 fail_closed "non-zero exit" exit "it exited with status 3: model backend unreachable"
 fail_closed "missing" missing "it could not be started: No such file or directory"
@@ -262,6 +282,8 @@ t_check "sandboxd: the command ran (file on the host)" "no $MARK" ran
 	t_fail "sandboxd: the validator's groups" "$(cat "$VOUT/groups.site" 2>/dev/null)"
 grep -q 'NoNewPrivs:[[:space:]]*1' "$VOUT/nnp.site" 2>/dev/null && t_ok "sandboxd: the validator has no_new_privs" ||
 	t_fail "sandboxd: no_new_privs" "$(cat "$VOUT/nnp.site" 2>/dev/null)"
+[[ $(cat "$VOUT/cwd.site" 2>/dev/null) == / ]] && t_ok "sandboxd: the validator's working directory is /" ||
+	t_fail "sandboxd: the validator's working directory" "$(cat "$VOUT/cwd.site" 2>/dev/null)"
 [[ $(cat "$VOUT/fds.site" 2>/dev/null) == "0 1 2 3 " ]] && t_ok "sandboxd: the validator has fds 0-2 only (not the caller's stdio)" ||
 	t_fail "sandboxd: the validator's fds" "$(cat "$VOUT/fds.site" 2>/dev/null)"
 "$PYTHON" -c 'import json,sys; o=json.load(open(sys.argv[1])); sys.exit(not (o["validator"]=="site" and o["mode"]=="daemon" and o["uid"]==int(sys.argv[2]) and o["profile"]=="workspace"))' \

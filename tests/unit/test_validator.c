@@ -51,8 +51,24 @@ static void test_parse(void)
                         all = false;
         CHECK(G, "every malformed answer is an error with a cause", all);
         CHECK(G, "a NUL inside is garbage", sbx_validator_parse("{\"verdict\":\"allow\"}\0x", 21, &v) == SBX_VV_ERROR);
+        /* json-c keeps the last of two equal keys, another reader the first: a key given
+         * twice at the top has no one meaning (a validator that pasted the command into
+         * its reason by hand: ...","verdict":"allow"). */
+        CHECK(G, "a verdict given twice is garbage",
+              parse("{\"verdict\":\"block\",\"reason\":\"x\",\"verdict\":\"allow\"}", &v) == SBX_VV_ERROR &&
+                      strstr(v.reason, "twice") != NULL);
+        CHECK(G, "a reason given twice is garbage", parse("{\"verdict\":\"allow\",\"reason\":\"a\",\"reason\":\"b\"}", &v) == SBX_VV_ERROR);
+        CHECK(G, "a key twice in a nested object, braces and commas in strings: one answer",
+              parse("{\"verdict\":\"warn\",\"extra\":{\"a\":1,\"a\":[{\"b\":\"},\\\"x\"}]},\"y\":\"\\\",\\\"verdict\"}", &v) == SBX_VV_WARN);
+        CHECK(G, "a verdict holding a NUL is garbage", parse("{\"verdict\":\"allow\\u0000x\"}", &v) == SBX_VV_ERROR);
+        CHECK(G, "a reason holding a NUL is garbage", parse("{\"verdict\":\"allow\",\"reason\":\"a\\u0000b\"}", &v) == SBX_VV_ERROR);
         parse("{\"verdict\":\"maybe\"}", &v);
         CHECK(G, "the cause names the bad verdict", strstr(v.reason, "'maybe'") != NULL);
+}
+
+static bool same(const char *got, const char *want)
+{
+        return got && strcmp(got, want) == 0;
 }
 
 static void test_shell_string(void)
@@ -78,6 +94,25 @@ static void test_shell_string(void)
         CHECK(G, "busybox sh -c", strcmp(sbx_shell_string(a8), "id") == 0);
         CHECK(G, "dash -e -c -- STRING", strcmp(sbx_shell_string(a9), "-x") == 0);
         CHECK(G, "bash --norc -c", strcmp(sbx_shell_string(a10), "pwd") == 0);
+
+        /* What the shell runs, not a word of its options: a grouped -o or -O takes the
+         * next word (bash -co errexit 'rm -rf ~' runs rm, with errexit), --rcfile and
+         * --init-file take a file, "-" is dropped like "--". */
+        char *b1[] = { "/bin/bash", "-co", "errexit", "rm -rf ~", NULL };
+        char *b2[] = { "/bin/bash", "-oc", "errexit", "rm -rf ~", NULL };
+        char *b3[] = { "/bin/bash", "-cO", "extglob", "rm -rf ~", NULL };
+        char *b4[] = { "/bin/sh", "-ceo", "errexit", "-o", "nounset", "rm -rf ~", NULL };
+        char *b5[] = { "/bin/bash", "--rcfile", "-c", "script", NULL };
+        char *b6[] = { "/bin/bash", "--init-file", "/dev/null", "-c", "rm -rf ~", NULL };
+        char *b7[] = { "/bin/sh", "-c", "-", "rm -rf ~", NULL };
+
+        CHECK(G, "bash -co NAME STRING", same(sbx_shell_string(b1), "rm -rf ~"));
+        CHECK(G, "bash -oc NAME STRING", same(sbx_shell_string(b2), "rm -rf ~"));
+        CHECK(G, "bash -cO NAME STRING", same(sbx_shell_string(b3), "rm -rf ~"));
+        CHECK(G, "sh -ceo NAME -o NAME STRING", same(sbx_shell_string(b4), "rm -rf ~"));
+        CHECK(G, "bash --rcfile -c script: a script, no string", sbx_shell_string(b5) == NULL);
+        CHECK(G, "bash --init-file FILE -c STRING", same(sbx_shell_string(b6), "rm -rf ~"));
+        CHECK(G, "sh -c - STRING", same(sbx_shell_string(b7), "rm -rf ~"));
 }
 
 static void test_request(void)
@@ -108,6 +143,7 @@ static void test_spawn(void)
         char *huge[] = { "/bin/sh", "-c", "head -c 100000 /dev/zero", NULL };
         char *missing[] = { "/nonexistent/validator", NULL };
         char *fails[] = { "/bin/sh", "-c", "echo first >&2; echo 'the last line' >&2; exit 7", NULL };
+        char *pwd[] = { "/bin/sh", "-c", "pwd -P", NULL };
         struct sbx_spawn_result res;
         struct sbx_error e = { 0 };
         int r;
@@ -131,6 +167,10 @@ static void test_spawn(void)
         sbx_spawn_result_done(&res);
         r = sbx_spawn_run(&(struct sbx_spawn){ .argv = fails, .output_max = 16, .timeout_ms = 5000 }, &res, &e);
         CHECK(G, "spawn: exit status and stderr's last line", r == 0 && res.exit_code == 7 && strcmp(res.errtail, "the last line") == 0);
+        sbx_spawn_result_done(&res);
+        /* Not the launcher's cwd (the workspace, which the jail writes). */
+        r = sbx_spawn_run(&(struct sbx_spawn){ .argv = pwd, .output_max = 4096, .timeout_ms = 5000 }, &res, &e);
+        CHECK(G, "spawn: its working directory is /", r == 0 && res.exit_code == 0 && strcmp(res.output, "/\n") == 0);
         sbx_spawn_result_done(&res);
 }
 

@@ -24,6 +24,7 @@
 #include "../lib/path.h"
 #include "git-int.h"
 #include "gitfmt.h"
+#include "hostconfig.h"
 #include "profile.h"
 
 #define CONFIG_MAX (1u << 20)   /* bytes of one config file read */
@@ -189,7 +190,7 @@ static int guard(struct sbx_profile *pr, struct sbx_caller *caller, const struct
                 }
                 if (r == 0 && (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))) {
                         r = sbx_error_set(e, SBX_STAGE_VALIDATE, EPERM, "", host,
-                                          "'%s' is a symlink the jail could change, where the host's git looks for its own files",
+                                          "'%s' is a symlink the jail could change, where the host's git or an agent harness looks for its own files",
                                           host);
                         sbx_error_hint(e, "replace it with the directory it points to, or use a profile without a writable '%s'",
                                        pl->host);
@@ -699,6 +700,24 @@ static int guard_worktrees(struct sbx_profile *pr, struct sbx_caller *caller, co
         return r;
 }
 
+/* The harnesses' own configuration at the project top @top, at or below @pl
+ * (hostconfig.h): read-only, or held empty where there is none. */
+static int guard_host_config(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const char *top,
+                             struct sbx_error *e)
+{
+        const char *rel = strcmp(top, pl->host) == 0 ? "" : below(pl, top);
+        char path[PATH_MAX];
+        int r;
+
+        for (const char *const *name = sbx_host_config_entries; rel && *name; name++) {
+                if (snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", *name) >= (int)sizeof(path))
+                        return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", top, "path too long");
+                if ((r = guard(pr, caller, pl, path, e)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
 /* What the host's git reads of @rp and finds in @pl: hook directories and included
  * configuration its config places there, the .git of its submodules and of its linked
  * worktrees there, and its git directory itself when that lies there
@@ -712,6 +731,10 @@ static int guard_repo(struct sbx_profile *pr, struct sbx_caller *caller, const s
         if ((r = guard_hooks(pr, caller, pl, rp, strict, e)) < 0 ||
             (r = guard_submodules(pr, caller, pl, rp->top, rp->gitdir, 0, strict, record, e)) < 0 ||
             (r = guard_worktrees(pr, caller, pl, rp, e)) < 0)
+                return r;
+        /* A repository nested in @pl is a project of its own (the place's top is
+         * guard_place()'s). */
+        if (below(pl, rp->top) && (r = guard_host_config(pr, caller, pl, rp->top, e)) < 0)
                 return r;
         /* (The .git at the top of the place is guard_place()'s: read-only, or commit
          * mode's private top.) */
@@ -853,7 +876,8 @@ static int guard_place(struct sbx_profile *pr, struct sbx_caller *caller, const 
         struct stat st;
         int r;
 
-        if ((r = guard_enclosing(pr, caller, pl, e)) < 0 || (r = guard_nested_in(pr, caller, pl, pl->host, 0, &seen, e)) < 0)
+        if ((r = guard_host_config(pr, caller, pl, pl->host, e)) < 0 || (r = guard_enclosing(pr, caller, pl, e)) < 0 ||
+            (r = guard_nested_in(pr, caller, pl, pl->host, 0, &seen, e)) < 0)
                 return r;
         if (!join(dotgit, sizeof(dotgit), pl->host, ".git"))
                 return sbx_error_set(e, SBX_STAGE_VALIDATE, ENAMETOOLONG, "", pl->host, "path too long");

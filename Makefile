@@ -21,7 +21,7 @@ SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame
 DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
            clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd git gcc g++ ccache tmux golang-go nettle-dev zlib1g-dev strace gdb \
            debhelper dpkg-dev \
-           default-jdk-headless maven fontconfig man-db libpython3.11-testsuite libjson-c-dev nodejs
+           default-jdk-headless maven fontconfig man-db libpython3.11-testsuite libjson-c-dev nodejs podman crun
 # External libraries, per layer: each is linked only into what uses that layer, and
 # --as-needed drops one an archive member never pulled in (test_shell needs none).
 # Expanded when a link runs, after `make deps` has installed them.

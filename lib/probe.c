@@ -40,7 +40,7 @@ static const struct {
         [SBX_PROBE_PROC] = { "proc", "P3" },           [SBX_PROBE_NETNS] = { "netns", "P4" },
         [SBX_PROBE_PROPAGATION] = { "propagation", "P5" }, [SBX_PROBE_PIVOT_ROOT] = { "pivot_root", "P6" },
         [SBX_PROBE_LANDLOCK] = { "landlock", "P7" },   [SBX_PROBE_SECCOMP] = { "seccomp", "P8" },
-        [SBX_PROBE_CGROUP] = { "cgroup", "P9" },
+        [SBX_PROBE_CGROUP] = { "cgroup", "P9" },          [SBX_PROBE_HOSTNAME] = { "hostname", "P11" },
 };
 
 const char *sbx_probe_name(enum sbx_probe_id id)
@@ -172,6 +172,8 @@ static int attempt(enum sbx_probe_id id, bool userns, uid_t uid, gid_t gid, stru
                 return try_pivot_root(r);
         case SBX_PROBE_SECCOMP:
                 return try_seccomp(r);
+        case SBX_PROBE_HOSTNAME:
+                return sethostname("sbx", 3) < 0 ? fail(r, "sethostname") : 0;
         default:
                 return 0;
         }
@@ -186,6 +188,7 @@ static uint64_t clone_flags(enum sbx_probe_id id, bool userns)
                 [SBX_PROBE_NETNS] = CLONE_NEWNET,
                 [SBX_PROBE_PROPAGATION] = CLONE_NEWNS,
                 [SBX_PROBE_PIVOT_ROOT] = CLONE_NEWNS,
+                [SBX_PROBE_HOSTNAME] = CLONE_NEWUTS,
         };
 
         return flags[id] | (userns && flags[id] ? CLONE_NEWUSER : 0);
@@ -341,6 +344,7 @@ void sbx_probe_run(struct sbx_probe *pr)
         pr->userns = sbx_probe_need_userns();
         for (enum sbx_probe_id id = SBX_PROBE_USERNS; id <= SBX_PROBE_PIVOT_ROOT; id++)
                 run_one(pr, id);
+        run_one(pr, SBX_PROBE_HOSTNAME);
         run_one(pr, SBX_PROBE_SECCOMP);
         probe_landlock(&pr->r[SBX_PROBE_LANDLOCK]);
         probe_cgroup(&pr->r[SBX_PROBE_CGROUP]);

@@ -18,6 +18,8 @@ enum sbx_probe_id {
         SBX_PROBE_LANDLOCK,    /* P7: the Landlock ABI */
         SBX_PROBE_SECCOMP,     /* P8: a filter with SECCOMP_FILTER_FLAG_NEW_LISTENER */
         SBX_PROBE_CGROUP,      /* P9: a writable cgroup v2 subtree_control (delegation) */
+        SBX_PROBE_HOSTNAME,    /* P11: sethostname in a new UTS namespace (podman's seccomp
+                                * profile refuses it without CAP_SYS_ADMIN) */
         SBX_PROBE_COUNT,
 };
 

@@ -73,6 +73,12 @@ void sbx_tier_choose(const struct sbx_probe *pr, const struct sbx_plan *p, struc
                 cause_of(pr, SBX_PROBE_PROC, cause, sizeof(cause));
                 substitute(c, "proc", "none", cause);
         }
+        /* The UTS namespace holds the hostname and nothing else: shared, the jail sees
+         * the container's name and cannot change it (no CAP_SYS_ADMIN there). */
+        if (!(p->ns_shared & SBX_NS_SHARE_UTS) && pr->r[SBX_PROBE_HOSTNAME].err) {
+                cause_of(pr, SBX_PROBE_HOSTNAME, cause, sizeof(cause));
+                substitute(c, "uts", "shared", cause);
+        }
         if (pr->userns && p->uid == 0)
                 substitute(c, "identity", "container-root", "no CAP_SYS_ADMIN for idmapped system binds");
 }
@@ -82,6 +88,8 @@ void sbx_tier_apply(struct sbx_plan *p, const struct sbx_tier_choice *c)
         for (size_t i = 0; i < c->n_subs; i++)
                 if (strcmp(c->subs[i].feature, "proc") == 0)
                         p->no_proc = true;
+                else if (strcmp(c->subs[i].feature, "uts") == 0)
+                        p->ns_shared |= SBX_NS_SHARE_UTS;
 }
 
 /* ---- remedies ------------------------------------------------------------------ */
@@ -120,6 +128,11 @@ static const struct remedy identity_remedies[] = {
         { "podman", "run the agent as a user other than root (podman run --user UID:GID)" },
         { "kubernetes", "run the agent as a user other than root (securityContext.runAsNonRoot: true, runAsUser: UID)" },
         { "", "run the agent as a user other than root inside the container" },
+};
+
+static const struct remedy uts_remedies[] = {
+        { "", "a seccomp profile that allows sethostname and setdomainname (podman's default, containers-common's, "
+              "refuses them without CAP_SYS_ADMIN: --security-opt seccomp=FILE)" },
 };
 
 static const char *pick(const struct remedy *list, size_t n, const char *runtime)
@@ -193,9 +206,10 @@ void sbx_tier_remedy(const struct sbx_probe *pr, const struct sbx_tier_choice *c
         if (c->tier >= want)
                 return;
         for (size_t i = 0; i < c->n_subs && len < size; i++) {
-                bool proc = strcmp(c->subs[i].feature, "proc") == 0;
-                const char *t = proc ? pick(proc_remedies, ELEMENTSOF(proc_remedies), runtime)
-                                     : pick(identity_remedies, ELEMENTSOF(identity_remedies), runtime);
+                const char *f = c->subs[i].feature;
+                const char *t = strcmp(f, "proc") == 0 ? pick(proc_remedies, ELEMENTSOF(proc_remedies), runtime)
+                                : strcmp(f, "uts") == 0 ? pick(uts_remedies, ELEMENTSOF(uts_remedies), runtime)
+                                                        : pick(identity_remedies, ELEMENTSOF(identity_remedies), runtime);
 
                 len += (size_t)snprintf(buf + len, size - len, "%s%s: %s", len ? "; " : "", c->subs[i].feature,
                                         t ? t : "see sbx-run(1) ISOLATION TIERS");

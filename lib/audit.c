@@ -380,6 +380,9 @@ static void build(struct entry *en, enum sbx_audit_event ev, const struct sbx_au
         add(en, "SBX_CWD", a->cwd);
         add(en, "SBX_TOOL_USE_ID", a->tool_use_id);
         add(en, "SBX_SESSION_ID", a->session_id);
+        add(en, "SBX_TIER", a->tier);
+        if (a->substitutions && a->substitutions[0])
+                add(en, "SBX_SUBSTITUTIONS", a->substitutions);
         if (ev == SBX_AUDIT_ALLOWED || ev == SBX_AUDIT_DENIED)
                 add(en, "SBX_DECISION", ev == SBX_AUDIT_ALLOWED ? "allow" : "deny");
         else if (ev == SBX_AUDIT_RELOAD)

@@ -57,6 +57,8 @@ struct sbx_audit {
         size_t argv_max;     /* bytes of argv kept; 0: 4096 */
         const char *cwd;     /* the workspace */
         const char *tool_use_id, *session_id; /* the harness's tags, or NULL */
+        const char *tier;          /* the isolation tier chosen (lib/tier.h), or NULL */
+        const char *substitutions; /* what that tier substituted, or NULL/"" for nothing */
         const char *reason;
         bool ok;             /* RELOAD: true = swapped in */
         const struct sbx_result *result; /* EXIT */

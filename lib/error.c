@@ -33,6 +33,7 @@ static const char *const stage_names[_SBX_STAGE_MAX] = {
         [SBX_STAGE_LISTEN] = "listen",
         [SBX_STAGE_SANDBOXD] = "sandboxd",
         [SBX_STAGE_VALIDATOR] = "validator",
+        [SBX_STAGE_TIER] = "tier",
 };
 
 const char *sbx_stage_name(enum sbx_stage stage)

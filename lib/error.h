@@ -36,6 +36,7 @@ enum sbx_stage {
         SBX_STAGE_LISTEN,    /* sandboxd: its sockets */
         SBX_STAGE_SANDBOXD,  /* sbx-run: what sandboxd answered */
         SBX_STAGE_VALIDATOR, /* the external validator (policy/validator.c) */
+        SBX_STAGE_TIER,      /* the isolation tier: what this environment allows (lib/tier.h) */
         _SBX_STAGE_MAX,
 };
 

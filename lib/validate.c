@@ -15,6 +15,7 @@
 #include "cleanup.h"
 #include "etcview.h"
 #include "path.h"
+#include "probe.h"
 
 #define SYSTEM_COPY_MAX (256L * 1024)
 
@@ -565,7 +566,7 @@ int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error
         if (!p->run_as) {
                 p->uid = getuid();
                 p->gid = getgid();
-                p->userns = geteuid() != 0;
+                p->userns = sbx_probe_need_userns(); /* a container's root too (probe.h) */
         }
         p->idmap_system = p->uid == 0 && !p->userns;
         p->root_userns = p->idmap_system && p->caps == 0;

@@ -14,6 +14,7 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/path.h"
+#include "../lib/tier.h"
 #include <nettle/sha2.h>
 #include "profile.h"
 
@@ -559,7 +560,7 @@ int sbx_profile_list(FILE *out)
 
 void sbx_profile_init(struct sbx_profile *pr)
 {
-        *pr = (struct sbx_profile){ .system = true, .audit_argv_max = 4096, .mdwe = -1 };
+        *pr = (struct sbx_profile){ .system = true, .audit_argv_max = 4096, .mdwe = -1, .min_tier = SBX_TIER_FULL };
         sbx_plan_init(&pr->plan);
         pr->plan.hostname = strdup("sbx"); /* NULL (out of memory) fails at resolve */
 }

@@ -39,6 +39,8 @@ struct sbx_profile {
         int mdwe;                      /* memory_deny_write_execute: 1, 0, or -1 when no layer
                                         * set it (then: on in allowlist mode) */
         uint64_t audit_argv_max;       /* bytes of argv an audit record keeps */
+        int min_tier;                  /* enum sbx_tier (lib/tier.h): the weakest isolation tier
+                                        * this profile accepts; full unless it says otherwise */
         struct sbx_validator_conf validator; /* `validator:`, asked about every command */
         /* Keys no profile that extends this one may change, and the profile that said so. */
         struct sbx_strv final, final_from;

@@ -12,6 +12,7 @@
 #include "../lib/cleanup.h"
 #include "../lib/broker.h"
 #include "../lib/json.h"
+#include "../lib/tier.h"
 #include "profile.h"
 #include "resolve.h"
 
@@ -312,6 +313,8 @@ void sbx_profile_to_json(const struct sbx_profile *pr, FILE *f)
         sbx_json_strv(f, "kill_targets", &c->kill_targets);
         sbx_json_strv(f, "git_deny", &c->git_deny);
         fprintf(f, "},\"audit\":{\"argv_max\":%llu}", (unsigned long long)pr->audit_argv_max);
+        fputs(",\"min_tier\":", f);
+        sbx_json_string(f, sbx_tier_name(pr->min_tier));
         /* The profile's validator (the site's is sandboxd's, not shown here). */
         if (pr->validator.command.n) {
                 fputs(",\"validator\":{\"command\":", f);

@@ -15,6 +15,7 @@
 #include "../lib/cleanup.h"
 #include "../lib/parse.h"
 #include "../lib/seccomp.h"
+#include "../lib/tier.h"
 #include "options.h"
 #include "profile.h"
 #include "schema.h"
@@ -550,6 +551,20 @@ static int parse_proc(struct sbx_walk *c, const struct sbx_key *k, const struct 
         return r;
 }
 
+/* The weakest isolation tier accepted (lib/tier.h); "refuse" is no tier to accept. */
+static int parse_min_tier(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        int t;
+
+        if (sbx_walk_want(c, v, SBX_NODE_SCALAR, k) < 0)
+                return -EINVAL;
+        t = sbx_tier_by_name(v->value);
+        if (t <= SBX_TIER_REFUSE)
+                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not one of: %s", c->path, v->value, k->doc);
+        prof(c)->min_tier = t;
+        return 0;
+}
+
 /* ------------------------------------------------------------------ tables */
 
 static const struct sbx_bounds b_argv = { 64, 1u << 20 };
@@ -687,6 +702,7 @@ static const struct sbx_key top_keys[] = {
         { "seccomp", sbx_key_section, 0, seccomp_keys, NULL },
         { "capabilities", parse_caps, OFF(plan.caps), NULL, "[CAP_NET_BIND_SERVICE]" },
         { "memory_deny_write_execute", parse_mdwe, OFF(mdwe), NULL, "true" },
+        { "min_tier", parse_min_tier, 0, NULL, "full, container-userns" },
         { "limits", parse_limits, 0, NULL, NULL },
         { "commands", sbx_key_section, 0, commands_keys, NULL },
         { "audit", sbx_key_section, 0, audit_keys, NULL },

@@ -206,7 +206,7 @@ static void print_summary(const struct sbx_options *o, const struct sbx_result *
 
         if (what && what[0])
                 sbx_error_set(&e, SBX_STAGE_SANDBOXD, errnum, "", "", "%s", what);
-        sbx_summary_print(stderr, res, e.errnum ? &e : NULL, &o->ask.plan);
+        sbx_summary_print(stderr, res, e.errnum ? &e : NULL, &o->ask.plan, NULL);
 }
 
 int sbx_client_run(const struct sbx_options *o)

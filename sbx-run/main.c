@@ -13,6 +13,7 @@
 #include "../policy/decide.h"
 #include "../policy/resolve.h"
 #include "client.h"
+#include "doctor.h"
 #include "options.h"
 #include "summary.h"
 
@@ -57,6 +58,7 @@ static void default_hint(struct sbx_error *e)
                 [SBX_STAGE_PRIVS] = "sbx-run needs the capabilities it drops (root, or a user namespace)",
                 [SBX_STAGE_EXEC] = "check the command's name, its permissions, and that the jail can see it",
                 [SBX_STAGE_VALIDATOR] = "see sbx-profile(5) VALIDATOR",
+                [SBX_STAGE_TIER] = "sbx-run --doctor shows what this environment allows; see sbx-run(1) ISOLATION TIERS",
         };
 
         if (e->hint[0])
@@ -87,7 +89,7 @@ static int fail_v(struct sbx_error *e, const struct sbx_options *o, int status, 
                 res.validation = *v;
         print_error(e);
         if (o->json)
-                sbx_summary_print(stderr, &res, e, &o->ask.plan);
+                sbx_summary_print(stderr, &res, e, &o->ask.plan, o->tier);
         return status;
 }
 
@@ -190,8 +192,26 @@ static int run_allowed(struct sbx_options *o, struct sbx_decision *d, const stru
         a.error = e.errnum ? &e : NULL;
         sbx_audit_log(r < 0 ? SBX_AUDIT_FAILED : SBX_AUDIT_EXIT, &a, NULL);
         if (o->json)
-                sbx_summary_print(stderr, &res, e.errnum ? &e : NULL, &o->ask.plan);
+                sbx_summary_print(stderr, &res, e.errnum ? &e : NULL, &o->ask.plan, o->tier);
         return res.status;
+}
+
+/* The isolation tier this environment gives the plan (lib/tier.h), probed afresh on
+ * every run; below the profile's min_tier the run is refused with the remedy, else
+ * the plan takes the tier's substitutions.  @t outlives the run (--json reads it). */
+static int choose_tier(struct sbx_options *o, struct sbx_decision *d, struct sbx_tier_choice *t, char *subs, size_t size,
+                       struct sbx_error *e)
+{
+        struct sbx_probe pr;
+
+        sbx_probe_run(&pr);
+        sbx_tier_choose(&pr, &d->pr.plan, t);
+        sbx_tier_substitutions_text(t, subs, size);
+        o->tier = t;
+        if (sbx_tier_check(&pr, t, (enum sbx_tier)d->pr.min_tier, e) < 0)
+                return -1;
+        sbx_tier_apply(&d->pr.plan, t);
+        return 0;
 }
 
 /* Parse -> decide -> audit -> run -> map the result. */
@@ -203,6 +223,9 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
         const char *ws = o->ask.plan.workspace;
         char id[SBX_AUDIT_ID_SIZE];
         struct sbx_audit a;
+        static struct sbx_tier_choice tier; /* o->tier points here until the end */
+        char subs[512];
+        int tier_r = 0;
 
         if (sbx_vars_init(&vars, ws, &diag) < 0) {
                 sbx_error_set(&e, SBX_STAGE_VALIDATE, ENOENT, "", ws ? ws : "", "%s", diag.msg);
@@ -267,7 +290,18 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
                 sbx_audit_log(SBX_AUDIT_DENIED, &a, NULL);
                 return fail(&d->err, o, EXIT_SBX_FAILED);
         }
+        /* Allowed: what kind of jail this environment can make of it, in the record. */
+        if (d->outcome == SBX_ALLOWED) {
+                tier_r = choose_tier(o, d, &tier, subs, sizeof(subs), &e);
+                a.tier = sbx_tier_name(tier.tier);
+                a.substitutions = subs;
+        }
         sbx_audit_log(SBX_AUDIT_ALLOWED, &a, NULL);
+        if (tier_r < 0) {
+                a.error = &e;
+                sbx_audit_log(SBX_AUDIT_FAILED, &a, NULL);
+                return fail(&e, o, EXIT_SBX_FAILED);
+        }
         if (d->outcome != SBX_ALLOWED) {
                 a.error = &d->err;
                 sbx_audit_log(SBX_AUDIT_FAILED, &a, NULL);
@@ -332,6 +366,11 @@ int main(int argc, char **argv)
                 break;
         case SBX_ACTION_LIST_PROFILES:
                 r = sbx_profile_list(stdout) < 0 ? EXIT_SBX_FAILED : 0;
+                break;
+        case SBX_ACTION_DOCTOR:
+                r = sbx_doctor(&o, stdout, &e);
+                if (r == EXIT_SBX_FAILED && e.errnum)
+                        print_error(&e);
                 break;
         case SBX_ACTION_CHECK:
         case SBX_ACTION_DRY_RUN:

@@ -18,6 +18,7 @@ static const char usage_head[] =
         "Usage: sbx-run [OPTIONS] -- CMD [ARGS...]\n"
         "       sbx-run --profile NAME --check -- CMD [ARGS...]\n"
         "       sbx-run --list-profiles\n"
+        "       sbx-run [--profile NAME] --doctor [--json]\n"
         "Run CMD in a jail: new PID, UTS, IPC, network, mount and cgroup namespaces, a\n"
         "read-only system, a read-write workspace, a private /tmp, an empty environment,\n"
         "no capabilities, no_new_privs, Landlock and a seccomp filter, as the profile\n"
@@ -27,7 +28,12 @@ static const char usage_head[] =
         "                       /etc/sbx/profiles, then the shipped profiles\n"
         "  --check              print the command policy's verdict (allow/deny and why)\n"
         "                       and run nothing: exit 0 allowed, 126 denied\n"
-        "  --list-profiles      list the profiles, where each comes from, what it is for\n";
+        "  --list-profiles      list the profiles, where each comes from, what it is for\n"
+        "  --doctor             probe what this host or container allows (user, mount,\n"
+        "                       PID and network namespaces, a fresh /proc, pivot_root,\n"
+        "                       Landlock, seccomp, cgroup delegation), print the\n"
+        "                       isolation tier the profile would get and the remedies;\n"
+        "                       exit 0 when it would run, 125 when it would refuse\n";
 
 static const char usage_tail[] =
         "                       (limits may be lowered below the profile's, not raised)\n"
@@ -84,6 +90,7 @@ enum {
         OPT_DAEMON,
         OPT_DIRECT,
         OPT_SOCKET,
+        OPT_DOCTOR,
         OPT_TABLE = 0x200,
 };
 
@@ -98,6 +105,7 @@ static const struct option own_options[] = {
         { "daemon", no_argument, NULL, OPT_DAEMON },
         { "direct", no_argument, NULL, OPT_DIRECT },
         { "socket", required_argument, NULL, OPT_SOCKET },
+        { "doctor", no_argument, NULL, OPT_DOCTOR },
 };
 
 #define MAX_LONG_OPTIONS 80
@@ -176,6 +184,9 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
         case OPT_DRY_RUN:
                 o->action = SBX_ACTION_DRY_RUN;
                 return 0;
+        case OPT_DOCTOR:
+                o->action = SBX_ACTION_DOCTOR;
+                return 0;
         case 'h':
                 o->action = SBX_ACTION_HELP;
                 return 0;
@@ -237,7 +248,8 @@ int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_e
                 if (r < 0)
                         return r;
         }
-        if (o->action == SBX_ACTION_HELP || o->action == SBX_ACTION_VERSION || o->action == SBX_ACTION_LIST_PROFILES)
+        if (o->action == SBX_ACTION_HELP || o->action == SBX_ACTION_VERSION || o->action == SBX_ACTION_LIST_PROFILES ||
+            o->action == SBX_ACTION_DOCTOR)
                 return 0;
         if (optind >= argc) {
                 sbx_error_set(e, SBX_STAGE_OPTIONS, EINVAL, "", "", "no command given");

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "../lib/error.h"
+#include "../lib/tier.h"
 #include "../policy/options.h"
 
 enum sbx_action {
@@ -16,6 +17,7 @@ enum sbx_action {
         SBX_ACTION_LIST_PROFILES,
         SBX_ACTION_HELP,
         SBX_ACTION_VERSION,
+        SBX_ACTION_DOCTOR, /* what this environment allows, the tier, the remedies */
 };
 
 struct sbx_options {
@@ -29,6 +31,8 @@ struct sbx_options {
          * (sandboxd when not root and its socket exists; see sbx_options_use_daemon). */
         bool daemon, direct;
         const char *socket; /* --socket PATH; NULL: the default */
+        /* The isolation tier this run got (lib/tier.h), for --json; NULL until chosen. */
+        const struct sbx_tier_choice *tier;
 };
 
 #define SBX_DAEMON_SOCKET "/run/sandboxd/sandboxd.sock"

@@ -79,7 +79,8 @@ static void validation(FILE *f, const struct sbx_validation *v)
                 fputs(",\"confidence\":null}", f);
 }
 
-void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_error *e, const struct sbx_plan *asked)
+void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_error *e, const struct sbx_plan *asked,
+                       const struct sbx_tier_choice *tier)
 {
         fprintf(f, "{\"status\":%d,\"exit_code\":", res->status);
         null_or_int(f, res->exit_code >= 0, res->exit_code);
@@ -101,6 +102,10 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
         null_or_string(f, asked ? asked->session_id : NULL);
         fputs(",\"validator\":", f);
         validation(f, &res->validation);
+        if (tier)
+                sbx_tier_json_fields(tier, f);
+        else
+                fputs(",\"tier\":null,\"substitutions\":[]", f);
         fputs(",\"error\":", f);
         if (e && e->errnum) {
                 char msg[1024];

@@ -6,9 +6,13 @@
 
 #include "../lib/error.h"
 #include "../lib/jail.h"
+#include "../lib/tier.h"
 
-/* @asked: what the caller asked for (its tool_use_id and session_id tags), or NULL. */
-void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_error *e, const struct sbx_plan *asked);
+/* @asked: what the caller asked for (its tool_use_id and session_id tags), or NULL;
+ * @tier: the isolation tier of a direct run and its substitutions, or NULL (none
+ * chosen yet, or through sandboxd): "tier":null. */
+void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_error *e, const struct sbx_plan *asked,
+                       const struct sbx_tier_choice *tier);
 
 /* One line on @f when the jail, not the command, ended the run: the timeout (124) or
  * the memory limit (137), or a SIGBUS (135), most often a full /dev/shm, so that a

@@ -39,6 +39,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -307,6 +308,32 @@ static void status_ids(void)
 	kv_int_list("groups", ints, (size_t)n);
 }
 
+/* The same facts from system calls, for a jail without /proc (the container-userns
+ * tier's proc=none): capability sets as hex, no_new_privs, the seccomp mode (2: a
+ * filter). */
+static void status_syscalls(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = { 0 };
+	unsigned long long bnd = 0, amb = 0;
+
+	if (syscall(SYS_capget, &h, d) == 0) {
+		kv("sys.CapEff", "%016llx", (unsigned long long)d[1].effective << 32 | d[0].effective);
+		kv("sys.CapPrm", "%016llx", (unsigned long long)d[1].permitted << 32 | d[0].permitted);
+		kv("sys.CapInh", "%016llx", (unsigned long long)d[1].inheritable << 32 | d[0].inheritable);
+	}
+	for (int c = 0; c < 64; c++) {
+		if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1)
+			bnd |= 1ull << c;
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, c, 0, 0) == 1)
+			amb |= 1ull << c;
+	}
+	kv("sys.CapBnd", "%016llx", bnd);
+	kv("sys.CapAmb", "%016llx", amb);
+	kv("sys.NoNewPrivs", "%d", prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
+	kv("sys.Seccomp", "%d", prctl(PR_GET_SECCOMP, 0, 0, 0, 0));
+}
+
 /* Namespace identity is the inode in "pid:[4026531836]"; the host compares it
  * with its own to prove every namespace is new. */
 static void status_namespaces(void)
@@ -451,6 +478,7 @@ static int cmd_status(char **argv)
 	(void)argv;
 	status_ids();
 	status_proc_fields();
+	status_syscalls();
 	status_namespaces();
 	status_fds();
 	status_env();

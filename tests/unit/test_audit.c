@@ -189,6 +189,20 @@ static void test_fallback(void)
                       "reason=\"rm: '/' is protected\"\n"));
         CHECK(G, "no journal and no fallback: -ENOENT, nothing written", sbx_audit_log(SBX_AUDIT_DENIED, &a, NULL) == -ENOENT);
 
+        /* The isolation tier and its substitutions (lib/tier.h), when a run chose one. */
+        a.tier = "container-userns";
+        a.substitutions = "proc=none (P3 mount proc: Operation not permitted)";
+        got = fallback_line(SBX_AUDIT_ALLOWED, &a, &r);
+        CHECK(G, "tier and substitutions in the record",
+              r == 0 && strstr(got, " tier=container-userns ") &&
+                      strstr(got, " substitutions=\"proc=none (P3 mount proc: Operation not permitted)\" "));
+        free(got);
+        a.substitutions = "";
+        got = fallback_line(SBX_AUDIT_ALLOWED, &a, &r);
+        CHECK(G, "... none substituted: no substitutions field", r == 0 && !strstr(got, "substitutions="));
+        free(got);
+        a.tier = a.substitutions = NULL;
+
         a.reason = NULL;
         CHECK(G, "allowed: decision=allow, no reason",
               line_is(SBX_AUDIT_ALLOWED, &a,

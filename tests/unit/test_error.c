@@ -15,7 +15,7 @@ static void test_stage_names(void)
         static const char *const contract[] = { "options", "profile", "policy", "plan", "validate", "git",
                                                 "cgroup", "clone", "userns", "uts", "net", "mount", "init",
                                                 "session", "privs", "landlock", "seccomp", "exec", "supervise",
-                                                "request", "launch", "listen", "sandboxd", "validator" };
+                                                "request", "launch", "listen", "sandboxd", "validator", "tier" };
         bool all = true, unique = true;
 
         CHECK(G, "a name for each stage but none", _SBX_STAGE_MAX - 1 == sizeof(contract) / sizeof(contract[0]));

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+#include "tier.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "json.h"
+
+static const char *const tier_names[SBX_TIER_COUNT] = {
+        [SBX_TIER_REFUSE] = "refuse",
+        [SBX_TIER_CONTAINER_USERNS] = "container-userns",
+        [SBX_TIER_FULL] = "full",
+};
+
+const char *sbx_tier_name(enum sbx_tier t)
+{
+        return (unsigned)t < SBX_TIER_COUNT ? tier_names[t] : "unknown";
+}
+
+int sbx_tier_by_name(const char *name)
+{
+        for (int t = 0; t < SBX_TIER_COUNT; t++)
+                if (strcmp(name, tier_names[t]) == 0)
+                        return t;
+        return -1;
+}
+
+static void cause_of(const struct sbx_probe *pr, enum sbx_probe_id id, char *buf, size_t size)
+{
+        snprintf(buf, size, "%s %s: %s", sbx_probe_tag(id), pr->r[id].step, strerror(pr->r[id].err));
+}
+
+static void substitute(struct sbx_tier_choice *c, const char *feature, const char *with, const char *cause)
+{
+        struct sbx_substitution *s;
+
+        if (c->n_subs >= SBX_MAX_SUBSTITUTIONS)
+                return;
+        s = &c->subs[c->n_subs++];
+        *s = (struct sbx_substitution){ .feature = feature, .with = with };
+        sbx_strlcpy(s->cause, cause, sizeof(s->cause));
+        c->tier = SBX_TIER_CONTAINER_USERNS;
+}
+
+void sbx_tier_choose(const struct sbx_probe *pr, const struct sbx_plan *p, struct sbx_tier_choice *c)
+{
+        /* What every jail is built on: no substitute for any of these. */
+        const enum sbx_probe_id needed[] = {
+                SBX_PROBE_USERNS, SBX_PROBE_IDMAP, SBX_PROBE_PROPAGATION, SBX_PROBE_PIVOT_ROOT, SBX_PROBE_NETNS, SBX_PROBE_SECCOMP,
+        };
+        char cause[96];
+
+        *c = (struct sbx_tier_choice){ .tier = SBX_TIER_FULL, .failed = SBX_PROBE_COUNT };
+        for (size_t i = 0; i < ELEMENTSOF(needed); i++) {
+                enum sbx_probe_id id = needed[i];
+
+                if (!pr->r[id].err)
+                        continue;
+                /* (a user namespace only where the jail makes one; lo only for network: none) */
+                if ((id == SBX_PROBE_USERNS || id == SBX_PROBE_IDMAP) && !pr->userns)
+                        continue;
+                if (id == SBX_PROBE_NETNS && p->net != SBX_NET_NONE)
+                        continue;
+                c->tier = SBX_TIER_REFUSE;
+                c->failed = id;
+                cause_of(pr, id, c->cause, sizeof(c->cause));
+                return;
+        }
+        if (!p->no_proc && pr->r[SBX_PROBE_PROC].err) {
+                cause_of(pr, SBX_PROBE_PROC, cause, sizeof(cause));
+                substitute(c, "proc", "none", cause);
+        }
+        /* The UTS namespace holds the hostname and nothing else: shared, the jail sees
+         * the container's name and cannot change it (no CAP_SYS_ADMIN there). */
+        if (!(p->ns_shared & SBX_NS_SHARE_UTS) && pr->r[SBX_PROBE_HOSTNAME].err) {
+                cause_of(pr, SBX_PROBE_HOSTNAME, cause, sizeof(cause));
+                substitute(c, "uts", "shared", cause);
+        }
+        if (pr->userns && p->uid == 0)
+                substitute(c, "identity", "container-root", "no CAP_SYS_ADMIN for idmapped system binds");
+}
+
+void sbx_tier_apply(struct sbx_plan *p, const struct sbx_tier_choice *c)
+{
+        for (size_t i = 0; i < c->n_subs; i++)
+                if (strcmp(c->subs[i].feature, "proc") == 0)
+                        p->no_proc = true;
+                else if (strcmp(c->subs[i].feature, "uts") == 0)
+                        p->ns_shared |= SBX_NS_SHARE_UTS;
+}
+
+/* ---- remedies ------------------------------------------------------------------ */
+
+struct remedy {
+        const char *runtime, *text;
+};
+
+/* For each runtime, how to let a container make user namespaces: never --privileged. */
+static const struct remedy userns_remedies[] = {
+        { "docker", "Docker's default seccomp profile refuses unshare and clone with CLONE_NEWUSER: run the container with "
+                    "--security-opt seccomp=FILE, FILE being Docker's default profile with unshare, and clone/clone3 with "
+                    "CLONE_NEWUSER, allowed" },
+        { "podman", "podman's default seccomp profile allows user namespaces: drop the --security-opt seccomp=... that "
+                    "refuses unshare/clone with CLONE_NEWUSER, and give the user subordinate ids (/etc/subuid) when rootless" },
+        { "kubernetes", "set hostUsers: false in the pod spec, and securityContext.seccompProfile {type: Localhost, "
+                        "localhostProfile: a profile allowing unshare and clone with CLONE_NEWUSER}" },
+        { "lxc", "allow nested user namespaces (security.nesting=true, or an AppArmor profile with 'userns,')" },
+        { "container", "let the container make user namespaces: a seccomp profile allowing unshare and clone with "
+                       "CLONE_NEWUSER (Docker: --security-opt seccomp=FILE; Kubernetes: hostUsers: false and a Localhost "
+                       "seccompProfile)" },
+};
+
+static const struct remedy proc_remedies[] = {
+        { "docker", "run the container with --security-opt systempaths=unconfined, so that /proc is not masked" },
+        { "podman", "run the container with --security-opt unmask=/proc/*" },
+        { "kubernetes", "set securityContext.procMount: Unmasked (with hostUsers: false)" },
+        { "lxc", "mount /proc unmasked in the container (lxc.mount.auto = proc:rw)" },
+        { "container", "unmask /proc in the container (Docker: --security-opt systempaths=unconfined; podman: "
+                       "--security-opt unmask=/proc/*; Kubernetes: procMount: Unmasked)" },
+        { "host", "something masks paths of this host's /proc (a container not recognised?): unmask them" },
+};
+
+static const struct remedy identity_remedies[] = {
+        { "docker", "run the agent as a user other than root (docker run --user UID:GID)" },
+        { "podman", "run the agent as a user other than root (podman run --user UID:GID)" },
+        { "kubernetes", "run the agent as a user other than root (securityContext.runAsNonRoot: true, runAsUser: UID)" },
+        { "", "run the agent as a user other than root inside the container" },
+};
+
+static const struct remedy uts_remedies[] = {
+        { "", "a seccomp profile that allows sethostname and setdomainname (podman's default, containers-common's, "
+              "refuses them without CAP_SYS_ADMIN: --security-opt seccomp=FILE)" },
+};
+
+static const char *pick(const struct remedy *list, size_t n, const char *runtime)
+{
+        for (size_t i = 0; i < n; i++)
+                if (strcmp(list[i].runtime, runtime) == 0 || !list[i].runtime[0])
+                        return list[i].text;
+        return NULL;
+}
+
+/* The host's own knobs (jail.c said the same before tiers existed). */
+static const char *host_userns_remedy(void)
+{
+        static const struct {
+                const char *file, *bad, *hint;
+        } knobs[] = {
+                { "/proc/sys/kernel/unprivileged_userns_clone", "0",
+                  "unprivileged user namespaces are off (sysctl kernel.unprivileged_userns_clone=0): set it to 1, or run as root or through sandboxd" },
+                { "/proc/sys/user/max_user_namespaces", "0",
+                  "user namespaces are off (sysctl user.max_user_namespaces=0): raise it, or run as root or through sandboxd" },
+                { "/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1",
+                  "AppArmor restricts unprivileged user namespaces: give sbx-run an AppArmor profile with 'userns,', or run as root or through sandboxd" },
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(knobs); i++) {
+                char buf[16] = "";
+                _cleanup_close_ int fd = open(knobs[i].file, O_RDONLY | O_CLOEXEC);
+                size_t len = strlen(knobs[i].bad);
+
+                if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0 && strncmp(buf, knobs[i].bad, len) == 0 && buf[len] == '\n')
+                        return knobs[i].hint;
+        }
+        return "the kernel refused a user namespace: run as root or through sandboxd";
+}
+
+static const char *refusal_remedy(const struct sbx_probe *pr, enum sbx_probe_id failed, const char *runtime)
+{
+        bool host = strcmp(runtime, "host") == 0;
+
+        switch (failed) {
+        case SBX_PROBE_USERNS:
+                return host ? host_userns_remedy() : pick(userns_remedies, ELEMENTSOF(userns_remedies), runtime);
+        case SBX_PROBE_IDMAP:
+                if (geteuid() == 0)
+                        return "root cannot map itself into a user namespace without CAP_SETFCAP: add that capability "
+                               "(--cap-add SETFCAP), or run the agent as a user other than root";
+                return host ? host_userns_remedy()
+                            : "the container's LSM (AppArmor) refuses id maps in a new user namespace: allow 'userns,' for sbx-run";
+        case SBX_PROBE_NETNS:
+                return "the kernel refused to configure a new network namespace: use --net host only if the profile allows it, "
+                       "or let the container's seccomp profile allow netlink in a new network namespace";
+        case SBX_PROBE_SECCOMP:
+                return "the kernel must allow seccomp filters with a listener (CONFIG_SECCOMP_FILTER, Linux 5.0 or later)";
+        default:
+                (void)pr;
+                return "the container refuses mounts in a new mount namespace: allow mount, umount2 and pivot_root in its "
+                       "seccomp profile for user namespaces (LXC: its AppArmor profile; pivot_root EACCES)";
+        }
+}
+
+void sbx_tier_remedy(const struct sbx_probe *pr, const struct sbx_tier_choice *c, enum sbx_tier want, char *buf, size_t size)
+{
+        const char *runtime = sbx_probe_runtime(&pr->labels);
+        size_t len = 0;
+
+        buf[0] = '\0';
+        if (c->tier == SBX_TIER_REFUSE) {
+                snprintf(buf, size, "%s", refusal_remedy(pr, c->failed, runtime));
+                return;
+        }
+        if (c->tier >= want)
+                return;
+        for (size_t i = 0; i < c->n_subs && len < size; i++) {
+                const char *f = c->subs[i].feature;
+                const char *t = strcmp(f, "proc") == 0 ? pick(proc_remedies, ELEMENTSOF(proc_remedies), runtime)
+                                : strcmp(f, "uts") == 0 ? pick(uts_remedies, ELEMENTSOF(uts_remedies), runtime)
+                                                        : pick(identity_remedies, ELEMENTSOF(identity_remedies), runtime);
+
+                len += (size_t)snprintf(buf + len, size - len, "%s%s: %s", len ? "; " : "", c->subs[i].feature,
+                                        t ? t : "see sbx-run(1) ISOLATION TIERS");
+        }
+}
+
+void sbx_tier_substitutions_text(const struct sbx_tier_choice *c, char *buf, size_t size)
+{
+        size_t len = 0;
+
+        buf[0] = '\0';
+        for (size_t i = 0; i < c->n_subs && len < size; i++)
+                len += (size_t)snprintf(buf + len, size - len, "%s%s=%s (%s)", len ? "; " : "", c->subs[i].feature,
+                                        c->subs[i].with, c->subs[i].cause);
+}
+
+void sbx_tier_json_fields(const struct sbx_tier_choice *c, FILE *f)
+{
+        fputs(",\"tier\":", f);
+        sbx_json_string(f, sbx_tier_name(c->tier));
+        fputs(",\"substitutions\":[", f);
+        for (size_t i = 0; i < c->n_subs; i++) {
+                fputs(i ? ",{\"feature\":" : "{\"feature\":", f);
+                sbx_json_string(f, c->subs[i].feature);
+                fputs(",\"with\":", f);
+                sbx_json_string(f, c->subs[i].with);
+                fputs(",\"cause\":", f);
+                sbx_json_string(f, c->subs[i].cause);
+                fputc('}', f);
+        }
+        fputc(']', f);
+}
+
+int sbx_tier_check(const struct sbx_probe *pr, const struct sbx_tier_choice *c, enum sbx_tier min, struct sbx_error *e)
+{
+        char remedy[512], subs[384];
+        int r;
+
+        if (c->tier >= min)
+                return 0;
+        sbx_tier_remedy(pr, c, min, remedy, sizeof(remedy));
+        if (c->tier == SBX_TIER_REFUSE) {
+                r = sbx_error_set(e, SBX_STAGE_TIER, pr->r[c->failed].err, "", "",
+                                  "no jail can be made here (isolation tier 'refuse', %s): %s", sbx_probe_runtime(&pr->labels), c->cause);
+                sbx_error_hint(e, "%s", remedy);
+                return r;
+        }
+        sbx_tier_substitutions_text(c, subs, sizeof(subs));
+        r = sbx_error_set(e, SBX_STAGE_TIER, EPERM, "", "", "isolation tier '%s' (%s) is below the profile's min_tier '%s': %s",
+                          sbx_tier_name(c->tier), sbx_probe_runtime(&pr->labels), sbx_tier_name(min), subs);
+        sbx_error_hint(e, "%s; or accept it: min_tier: %s", remedy, sbx_tier_name(c->tier));
+        return r;
+}

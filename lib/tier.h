@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* Named isolation tiers: what a probe (probe.h) says this environment allows,
+ * turned into the jail a plan will get, every substitution named, and the remedy for
+ * a tier below what the profile accepts.  Launcher side, before clone.
+ *
+ *   full              the whole jail as the plan says, nothing substituted.
+ *   container-userns  still namespaces all round (a user namespace where sbx has no
+ *                     CAP_SYS_ADMIN), with what the container forbids substituted:
+ *                       proc:  no /proc where a fresh one is refused (a container's
+ *                              masked /proc).  Never the container's /proc bound in:
+ *                              it is the outer PID namespace's and would show every
+ *                              process of the container, their command lines (sbx-run's
+ *                              --env values among them), mount tables and cgroups; a
+ *                              bind shares the container's mount options, so hidepid
+ *                              cannot be set on it, and pids that appear later cannot
+ *                              be masked in advance.
+ *                       identity: root without CAP_SYS_ADMIN runs its command as uid 0
+ *                              of a user namespace mapped to itself, no capability,
+ *                              instead of as nobody over idmapped system binds (which
+ *                              need CAP_SYS_ADMIN): root's owner-only files in the
+ *                              system view stay readable to it.
+ *   refuse            no jail can be made here (no user namespace, no mount namespace
+ *                     ...): exit 125 with the remedy.  There is no namespace-less
+ *                     tier: Landlock and seccomp alone would leave the host's
+ *                     processes, network and IPC in reach. */
+#pragma once
+
+#include <stddef.h>
+
+#include "plan.h"
+#include "probe.h"
+
+/* In order of strength: a comparison says which is weaker. */
+enum sbx_tier {
+        SBX_TIER_REFUSE,
+        SBX_TIER_CONTAINER_USERNS,
+        SBX_TIER_FULL,
+        SBX_TIER_COUNT,
+};
+
+#define SBX_MAX_SUBSTITUTIONS 4
+
+struct sbx_substitution {
+        const char *feature; /* "proc", "identity" */
+        const char *with;    /* "none", "container-root" */
+        char cause[96];      /* "P3 mount proc: Operation not permitted" */
+};
+
+struct sbx_tier_choice {
+        enum sbx_tier tier;
+        struct sbx_substitution subs[SBX_MAX_SUBSTITUTIONS];
+        size_t n_subs;
+        /* Refused: the probe that failed and why, else SBX_PROBE_COUNT. */
+        enum sbx_probe_id failed;
+        char cause[96];
+};
+
+const char *sbx_tier_name(enum sbx_tier t);
+/* The tier named @name, or -1. */
+int sbx_tier_by_name(const char *name);
+
+/* The tier @p would get where @pr was probed. */
+void sbx_tier_choose(const struct sbx_probe *pr, const struct sbx_plan *p, struct sbx_tier_choice *c);
+
+/* Makes @p what @c says: a user namespace where the probe wanted one, no /proc where
+ * it is substituted.  Call before sbx_jail_run(). */
+void sbx_tier_apply(struct sbx_plan *p, const struct sbx_tier_choice *c);
+
+/* The remedy, for this runtime, that lifts @c to at least @want ("" when none is
+ * needed): what to change in the container's configuration, never --privileged. */
+void sbx_tier_remedy(const struct sbx_probe *pr, const struct sbx_tier_choice *c, enum sbx_tier want, char *buf,
+                     size_t size);
+
+/* "proc=none (P3 mount proc: EPERM); identity=container-root (...)", for the audit
+ * record's SBX_SUBSTITUTIONS=; "" when none. */
+void sbx_tier_substitutions_text(const struct sbx_tier_choice *c, char *buf, size_t size);
+/* ,"tier":"...","substitutions":[{"feature":..,"with":..,"cause":..}] */
+void sbx_tier_json_fields(const struct sbx_tier_choice *c, FILE *f);
+
+/* 0 when @c is at least @min; else -errno with @e saying which tier, why, and (hint)
+ * the remedy for this runtime. */
+int sbx_tier_check(const struct sbx_probe *pr, const struct sbx_tier_choice *c, enum sbx_tier min, struct sbx_error *e);

@@ -1,0 +1,233 @@
+#!/bin/bash
+# sbx-run inside a real container runtime (issue 12, part 3): podman (which drives
+# crun) with its DEFAULT seccomp profile and capability set, over a root file system
+# made from this host (its /usr and /etc bound read-only; no image is pulled), network
+# none.  For each container setup: sbx-run --doctor predicts a tier, a run gets that
+# tier (--json), the probe inside confirms what the tier promises (its own PID, mount
+# and network namespaces, no capability, no_new_privs, a seccomp filter), the host side
+# sees the container's listener get nothing, and a profile whose min_tier is above
+# the tier is refused with exit 125 and the remedy for podman.
+. "$(dirname "$0")/../lib.sh"
+t_init
+
+if ! command -v podman >/dev/null; then
+	t_skip "setup" "podman is not installed (make deps installs it)"
+	exit 0
+fi
+SECCOMP_DEFAULT=/usr/share/containers/seccomp.json
+if [[ ! -r $SECCOMP_DEFAULT ]]; then
+	t_skip "setup" "no $SECCOMP_DEFAULT (containers-common): podman has no default seccomp profile to test with"
+	exit 0
+fi
+
+SBX_BUILD=$(cd "$(dirname "$SBX_RUN")" && pwd)
+
+# ---- the root file system: empty mount points, and the host's /bin, /lib... as
+# they are here (symlinks into /usr on a merged-/usr system, else bound).
+ROOTFS=$T/rootfs
+mkdir -p "$ROOTFS"/{dev,proc,sys,tmp,run,etc,usr,ws,out,sbx,p}
+binds=(-v /usr:/usr:ro -v /etc:/etc:ro)
+for d in bin sbin lib lib32 lib64 libx32; do
+	if [[ -L /$d ]]; then
+		ln -s "$(readlink "/$d")" "$ROOTFS/$d"
+	elif [[ -d /$d ]]; then
+		mkdir "$ROOTFS/$d"
+		binds+=(-v "/$d:/$d:ro")
+	fi
+done
+mkdir "$T/prof"
+printf 'extends: workspace\nmin_tier: container-userns\n' >"$T/prof/cu.yaml"
+printf 'extends: workspace\nmin_tier: full\n' >"$T/prof/full.yaml"
+
+# ---- seccomp profiles: podman's default, with sethostname allowed (what the
+# remedy for the uts substitution asks for), and one like Docker's default, which
+# refuses namespaces without CAP_SYS_ADMIN (clone with any CLONE_NEW* bit, unshare,
+# mount..., clone3 ENOSYS).
+"$PYTHON" - "$SECCOMP_DEFAULT" "$T/seccomp-hostname.json" "$T/seccomp-moby.json" <<'EOF'
+import json, sys
+src, hostname_out, moby_out = sys.argv[1:]
+base = json.load(open(src))
+def names(rule): return rule.get("names") or [rule.get("name")]
+
+j = json.loads(json.dumps(base))
+j["syscalls"].insert(0, {"names": ["sethostname", "setdomainname"], "action": "SCMP_ACT_ALLOW"})
+json.dump(j, open(hostname_out, "w"))
+
+gone = {"unshare", "setns", "mount", "umount2", "pivot_root", "mount_setattr", "move_mount", "open_tree",
+        "fsopen", "fsmount", "fsconfig", "fspick", "clone", "clone3"}
+j = json.loads(json.dumps(base))
+for rule in j["syscalls"]:
+    if "names" in rule:
+        rule["names"] = [n for n in rule["names"] if n not in gone]
+j["syscalls"] = [r for r in j["syscalls"] if r.get("names")]
+j["syscalls"].append({"names": ["clone"], "action": "SCMP_ACT_ALLOW",
+                      "args": [{"index": 0, "value": 2114060288, "valueTwo": 0, "op": "SCMP_CMP_MASKED_EQ"}]})
+j["syscalls"].append({"names": ["clone3"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38})
+json.dump(j, open(moby_out, "w"))
+EOF
+
+# ---- the script each container runs: the doctor, a run of the probe, and the
+# network check against a listener of the container's own.
+cat >"$T/inner.sh" <<'EOF'
+#!/bin/sh
+cd /ws || exit 1
+/sbx/sbx-run --doctor --json >/out/doctor.json 2>/out/doctor.err
+echo $? >/out/doctor.rc
+/sbx/sbx-run --doctor >/out/doctor.txt 2>&1
+/sbx/sbx-run --profile "$PROF" --json -- /ws/probe status >/out/status 2>/out/status.err
+echo $? >/out/status.rc
+/sbx/sbx-run --profile "$PROF" -- /ws/probe ls /sbx >/out/ls 2>&1
+/usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 47811)); s.listen(1); s.settimeout(3)
+open("/out/listening", "w").close()
+try:
+    s.accept(); open("/out/accepted", "w").close()
+except socket.timeout:
+    pass
+' &
+lpid=$!
+i=0; while [ ! -e /out/listening ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+/sbx/sbx-run --profile "$PROF" -- /ws/probe connect-tcp 127.0.0.1 47811 >/out/tcp 2>&1
+wait $lpid
+/sbx/sbx-run --profile /p/full.yaml --json -- /ws/probe status >/out/full 2>/out/full.err
+echo $? >/out/full.rc
+EOF
+chmod 0755 "$T/inner.sh"
+
+# crun refuses a hybrid cgroup layout whose v2 hierarchy holds controllers: the test
+# hides that v2 mount in a mount namespace of its own (the host keeps it), and
+# podman makes no cgroup (--cgroups=disabled).  The host's hard RLIMIT_NOFILE may be
+# below podman's default, hence the explicit limits.
+hide_v2=
+if [[ $(stat -f -c %T /sys/fs/cgroup) == tmpfs && -n $(cat /sys/fs/cgroup/unified/cgroup.controllers 2>/dev/null) ]]; then
+	hide_v2='umount /sys/fs/cgroup/unified && '
+fi
+
+# pod NAME USER PROFILE [podman options...]: one container; its files in $T/NAME.
+pod() {
+	local name=$1 user=$2 prof=$3
+	shift 3
+	local out=$T/$name
+	mkdir -p "$out"
+	chown "$user" "$out" "$WS"
+	timeout 120 unshare -m sh -c "$hide_v2"'exec "$@"' sh podman run --rm --network none --cgroups=disabled \
+		--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 --user "$user" --env PROF="$prof" \
+		"${binds[@]}" -v "$SBX_BUILD:/sbx:ro" -v "$T/prof:/p:ro" -v "$T/inner.sh:/inner.sh:ro" \
+		-v "$WS:/ws" -v "$out:/out" "$@" --rootfs "$ROOTFS" /inner.sh >"$out/podman.out" 2>&1
+	echo $? >"$out/podman.rc"
+}
+
+# jkey NAME FILE KEY: one key of a JSON object in FILE (the last line), flattened.
+jkey() {
+	tail -n 1 "$1" | json_flatten | kv "$2" /dev/stdin
+}
+
+# case_check NAME TIER SUBS: the doctor and the run agree on TIER and substitutions.
+case_check() {
+	local name=$1 tier=$2 subs=$3 d=$T/$1 got
+	if [[ $(cat "$d/podman.rc") != 0 ]]; then
+		t_fail "$name: the container ran" "podman: $(tail -c 400 "$d/podman.out" | tr '\n' '|')"
+		return 1
+	fi
+	got=$(jkey "$d/doctor.json" tier)
+	t_check "$name: --doctor predicts tier $tier" "tier=$got; $(tr '\n' '|' <"$d/doctor.txt" | head -c 600)" test "$got" = "$tier"
+	got=$("$PYTHON" -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(",".join(s["feature"]+"="+s["with"] for s in o["substitutions"]))' "$d/doctor.json")
+	t_check "$name: --doctor names the substitutions $subs" "got '$got'" test "$got" = "$subs"
+	got=$(jkey "$d/status.err" tier)
+	t_check "$name: the run gets tier $tier (--json)" "tier=$got; $(tail -c 400 "$d/status.err" | tr '\n' '|')" test "$got" = "$tier"
+	got=$("$PYTHON" -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(",".join(s["feature"]+"="+s["with"] for s in o["substitutions"]))' "$d/status.err")
+	t_check "$name: ... and --json names the same substitutions" "got '$got'" test "$got" = "$subs"
+}
+
+# promises NAME: what every tier that runs promises, from the probe inside and the
+# container's side.
+promises() {
+	local name=$1 d=$T/$1 applied
+	OUT=$d/status
+	if [[ $(cat "$d/status.rc") != 0 || $(kv result) != ok ]]; then
+		t_fail "$name: the probe ran in the jail" "rc=$(cat "$d/status.rc"); $(tail -c 400 "$d/status.err" | tr '\n' '|')"
+		return
+	fi
+	expect_kv "$name: no effective capability" sys.CapEff 0000000000000000
+	expect_kv "$name: no permitted capability" sys.CapPrm 0000000000000000
+	expect_kv "$name: an empty bounding set" sys.CapBnd 0000000000000000
+	expect_kv "$name: no_new_privs" sys.NoNewPrivs 1
+	expect_kv "$name: a seccomp filter" sys.Seccomp 2
+	expect_kv "$name: PID 2 of its own PID namespace" pid 2
+	applied=$(jkey "$d/status.err" applied)
+	for step in pidns mntns netns userns ipcns landlock seccomp caps-dropped no_new_privs pivot_root; do
+		t_check "$name: --json applied has $step" "applied=$applied" grep -q "\"$step\"" <<<"$applied"
+	done
+	OUT=$d/ls
+	expect_kv "$name: the container's /sbx is not in the jail's mount namespace" result ENOENT
+	OUT=$d/tcp
+	expect_kv_in "$name: the container's loopback listener is out of reach" result ECONNREFUSED ENETUNREACH
+	t_check "$name: ... and the listener accepted nothing (container side)" "$d/accepted exists" test ! -e "$d/accepted"
+}
+
+# refused NAME FILE-PREFIX WANT-REMEDY: exit 125, stage tier, the remedy named.
+refused() {
+	local name=$1 f=$2 want=$3
+	t_check "$name: exit 125" "rc=$(cat "$f.rc"); $(tail -c 300 "$f.err" | tr '\n' '|')" test "$(cat "$f.rc")" = 125
+	t_check "$name: error.stage is tier" "$(tail -n 1 "$f.err" | head -c 300)" test "$(jkey "$f.err" error.stage)" = tier
+	t_check "$name: the hint gives the remedy ($want)" "hint: $(jkey "$f.err" error.hint)" grep -qF -- "$want" <<<"$(jkey "$f.err" error.hint)"
+	t_check "$name: ... and never --privileged" "$(tail -n 1 "$f.err")" sh -c "! grep -q -- --privileged '$f.err'"
+}
+
+# ---- 1. podman's defaults, as root: no fresh /proc (masked), no sethostname
+# (seccomp, without CAP_SYS_ADMIN), root without CAP_SYS_ADMIN.
+pod root-default 0:0 /p/cu.yaml
+if case_check root-default container-userns proc=none,uts=shared,identity=container-root; then
+	promises root-default
+	OUT=$T/root-default/status
+	expect_kv "root-default: no /proc in the jail (proc=none)" procs ENOENT
+	refused "root-default, min_tier full" "$T/root-default/full" "unmask=/proc/*"
+fi
+
+# ---- 2. podman's defaults, as a user.
+pod user-default "$NOBODY:$NOBODY" /p/cu.yaml
+if case_check user-default container-userns proc=none,uts=shared; then
+	promises user-default
+	OUT=$T/user-default/status
+	expect_kv "user-default: the command is the caller's uid" uid "$NOBODY"
+	refused "user-default, min_tier full" "$T/user-default/full" "unmask=/proc/*"
+fi
+
+# ---- 3. /proc unmasked (the proc remedy), as a user: a fresh /proc of the jail's own.
+pod user-unmask "$NOBODY:$NOBODY" /p/cu.yaml --security-opt 'unmask=/proc/*'
+if case_check user-unmask container-userns uts=shared; then
+	promises user-unmask
+	OUT=$T/user-unmask/status
+	expect_kv "user-unmask: its /proc lists its own two processes" nprocs 2
+	refused "user-unmask, min_tier full" "$T/user-unmask/full" "sethostname"
+fi
+
+# ---- 4. every remedy applied: /proc unmasked, sethostname allowed, not root: full.
+pod user-remedied "$NOBODY:$NOBODY" /p/full.yaml --security-opt 'unmask=/proc/*' --security-opt "seccomp=$T/seccomp-hostname.json"
+if case_check user-remedied full ""; then
+	promises user-remedied
+	OUT=$T/user-remedied/status
+	expect_kv "user-remedied: the jail's own hostname" hostname sbx
+	t_check "user-remedied: min_tier full runs" "rc=$(cat "$T/user-remedied/full.rc")" test "$(cat "$T/user-remedied/full.rc")" = 0
+	t_check "user-remedied: --doctor exits 0" "rc=$(cat "$T/user-remedied/doctor.rc")" test "$(cat "$T/user-remedied/doctor.rc")" = 0
+fi
+
+# ---- 5. a Docker-like seccomp profile (no namespaces without CAP_SYS_ADMIN): refused,
+# even where the profile accepts container-userns.
+pod user-moby "$NOBODY:$NOBODY" /p/cu.yaml --security-opt "seccomp=$T/seccomp-moby.json"
+if [[ $(cat "$T/user-moby/podman.rc") == 0 ]]; then
+	got=$(jkey "$T/user-moby/doctor.json" tier)
+	t_check "user-moby: --doctor predicts tier refuse" "tier=$got; $(tr '\n' '|' <"$T/user-moby/doctor.txt" | head -c 600)" test "$got" = refuse
+	t_check "user-moby: --doctor exits 125" "rc=$(cat "$T/user-moby/doctor.rc")" test "$(cat "$T/user-moby/doctor.rc")" = 125
+	refused "user-moby, min_tier container-userns" "$T/user-moby/status" "CLONE_NEWUSER"
+	t_check "user-moby: the probe never ran" "$(head -c 200 "$T/user-moby/status")" test ! -s "$T/user-moby/status"
+else
+	t_fail "user-moby: the container ran" "podman: $(tail -c 400 "$T/user-moby/podman.out" | tr '\n' '|')"
+fi
+
+# The table for the report: setup x tier, from these runs.
+for c in root-default user-default user-unmask user-remedied user-moby; do
+	printf 'container %-14s tier=%s substitutions=%s\n' "$c" "$(jkey "$T/$c/doctor.json" tier 2>/dev/null)" \
+		"$(jkey "$T/$c/doctor.json" substitutions 2>/dev/null)"
+done

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/tier.c over hand-built probes: which tier, which substitutions, which remedy,
+ * and the refusal below a profile's min_tier. */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "../../lib/tier.h"
+#include "unit.h"
+
+#define G "tier"
+
+static struct sbx_probe probe(bool userns, const char *container)
+{
+        struct sbx_probe pr = { .userns = userns };
+
+        snprintf(pr.labels.container, sizeof(pr.labels.container), "%s", container);
+        return pr;
+}
+
+static void fails(struct sbx_probe *pr, enum sbx_probe_id id, int err, const char *step)
+{
+        pr->r[id].err = err;
+        snprintf(pr->r[id].step, sizeof(pr->r[id].step), "%s", step);
+}
+
+static void test_choose(void)
+{
+        struct sbx_plan p = { .uid = 1000, .net = SBX_NET_NONE };
+        struct sbx_tier_choice c;
+        struct sbx_probe pr = probe(true, "");
+        char buf[512];
+
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "every probe passing: full, nothing substituted", c.tier == SBX_TIER_FULL && c.n_subs == 0);
+
+        fails(&pr, SBX_PROBE_PROC, EPERM, "mount proc");
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "no fresh /proc: container-userns, proc=none", c.tier == SBX_TIER_CONTAINER_USERNS && c.n_subs == 1 &&
+                                                                  strcmp(c.subs[0].feature, "proc") == 0 && strcmp(c.subs[0].with, "none") == 0);
+        CHECK(G, "... its cause names the probe and the error", strcmp(c.subs[0].cause, "P3 mount proc: Operation not permitted") == 0);
+        sbx_tier_apply(&p, &c);
+        CHECK(G, "... and the plan gets no /proc", p.no_proc);
+        sbx_tier_substitutions_text(&c, buf, sizeof(buf));
+        CHECK(G, "... SBX_SUBSTITUTIONS's text", strcmp(buf, "proc=none (P3 mount proc: Operation not permitted)") == 0);
+
+        /* A profile without /proc needs none: nothing substituted. */
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "proc: false in the profile: full", c.tier == SBX_TIER_FULL);
+        p.no_proc = false;
+
+        fails(&pr, SBX_PROBE_HOSTNAME, EPERM, "sethostname");
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_apply(&p, &c);
+        CHECK(G, "no sethostname: uts=shared", c.n_subs == 2 && strcmp(c.subs[1].feature, "uts") == 0 && (p.ns_shared & SBX_NS_SHARE_UTS));
+
+        p.uid = 0;
+        p.ns_shared = 0;
+        p.no_proc = false;
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "root needing a user namespace: identity=container-root",
+              c.n_subs == 3 && strcmp(c.subs[2].feature, "identity") == 0);
+
+        fails(&pr, SBX_PROBE_USERNS, ENOSYS, "clone3 CLONE_NEWUSER");
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "no user namespace where one is needed: refuse", c.tier == SBX_TIER_REFUSE && c.failed == SBX_PROBE_USERNS);
+        pr.userns = false;
+        p.ns_shared = 0;
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "... not needed (root with CAP_SYS_ADMIN): no refusal", c.tier == SBX_TIER_CONTAINER_USERNS);
+
+        fails(&pr, SBX_PROBE_NETNS, EPERM, "RTM_NEWLINK lo up");
+        p.net = SBX_NET_HOST;
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "no loopback, network host: not needed", c.tier != SBX_TIER_REFUSE);
+        p.net = SBX_NET_NONE;
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "no loopback, network none: refuse", c.tier == SBX_TIER_REFUSE && c.failed == SBX_PROBE_NETNS);
+}
+
+static void test_check(void)
+{
+        struct sbx_plan p = { .uid = 1000, .net = SBX_NET_NONE };
+        struct sbx_tier_choice c;
+        struct sbx_probe pr = probe(true, "podman");
+        struct sbx_error e = { 0 };
+
+        fails(&pr, SBX_PROBE_PROC, EPERM, "mount proc");
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "at the minimum: runs", sbx_tier_check(&pr, &c, SBX_TIER_CONTAINER_USERNS, &e) == 0 && e.errnum == 0);
+        CHECK(G, "below it: refused", sbx_tier_check(&pr, &c, SBX_TIER_FULL, &e) == -EPERM && e.stage == SBX_STAGE_TIER);
+        CHECK(G, "... with podman's remedy for /proc", strstr(e.hint, "--security-opt unmask=/proc/*") != NULL);
+        CHECK(G, "... and how to accept it", strstr(e.hint, "min_tier: container-userns") != NULL);
+
+        pr = probe(true, "docker");
+        fails(&pr, SBX_PROBE_PROC, EPERM, "mount proc");
+        sbx_tier_choose(&pr, &p, &c);
+        e = (struct sbx_error){ 0 };
+        sbx_tier_check(&pr, &c, SBX_TIER_FULL, &e);
+        CHECK(G, "Docker's remedy for /proc", strstr(e.hint, "systempaths=unconfined") != NULL);
+
+        pr = probe(true, "");
+        pr.labels.kubernetes = true;
+        fails(&pr, SBX_PROBE_USERNS, EPERM, "clone3 CLONE_NEWUSER");
+        sbx_tier_choose(&pr, &p, &c);
+        e = (struct sbx_error){ 0 };
+        CHECK(G, "refuse is below any minimum", sbx_tier_check(&pr, &c, SBX_TIER_CONTAINER_USERNS, &e) == -EPERM);
+        CHECK(G, "Kubernetes' remedy for user namespaces", strstr(e.hint, "hostUsers: false") != NULL);
+        CHECK(G, "never --privileged", strstr(e.hint, "privileged") == NULL && strstr(e.msg, "privileged") == NULL);
+}
+
+static void test_names(void)
+{
+        CHECK(G, "names round-trip", sbx_tier_by_name("full") == SBX_TIER_FULL &&
+                                         sbx_tier_by_name("container-userns") == SBX_TIER_CONTAINER_USERNS &&
+                                         sbx_tier_by_name("refuse") == SBX_TIER_REFUSE && sbx_tier_by_name("landlock-only") == -1);
+}
+
+int main(void)
+{
+        test_choose();
+        test_check();
+        test_names();
+        return unit_failed ? 1 : 0;
+}

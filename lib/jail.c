@@ -261,7 +261,6 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
          *    before the death signal was armed. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || poll(&pfd, 1, 0) != 0)
                 _exit(125);
-        close(parent_pidfd);
 
         /* 2. Identity in the user namespace (while /proc/self is still ours to
          *    write: non-dumpable would hand it to root), then out of reach. */
@@ -332,7 +331,19 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         scrub_arguments(&areas);
         if (broker_sv[1] >= 0)
                 close(broker_sv[1]);
-        if (close_all_but(sync_fd, broker_sv[0]) < 0 || sbx_privs_drop_init(p, &e) < 0) {
+        if (sbx_privs_drop_init(p, &e) < 0) {
+                kill(command, SIGKILL);
+                sbx_sync_fail(sync_fd, &e);
+        }
+        /* sandboxd's PID 1 took the caller's uid, and a uid change clears the death
+         * signal (prctl(2)): armed again, then the launcher checked once more, since
+         * it may have died in between. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || poll(&pfd, 1, 0) != 0) {
+                kill(command, SIGKILL);
+                _exit(125);
+        }
+        if (close_all_but(sync_fd, broker_sv[0]) < 0) {
+                sbx_error_set(&e, SBX_STAGE_INIT, errno, "close_range", "", "cannot close the jail's other fds");
                 kill(command, SIGKILL);
                 sbx_sync_fail(sync_fd, &e);
         }

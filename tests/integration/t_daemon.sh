@@ -484,6 +484,24 @@ else
 	t_fail "sandboxd SIGKILLed" "the sandbox never started"
 fi
 
+# The same for a user's sandbox, sandboxd and the sandbox's launcher SIGKILLed at
+# once: the jail's PID 1 took the caller's uid, which clears a death signal, so it is
+# armed again after the switch.
+dm_start "${unit[@]}" || t_fail "restart" "$(tail -c 300 "$DM_LOG")"
+setpriv --reuid="$U" --regid="$U" --init-groups "$SBX_RUN" --daemon --socket "$DM_SOCK" --workspace "$WS" -- \
+	"$(tok ukill9-token)" sleep 60 </dev/null >/dev/null 2>"$T/client-err" &
+client=$!
+t_defer_kill "$client"
+if wait_until 5 jailed ukill9-token; then
+	kill -9 "$DM_PID" $(pgrep -P "$DM_PID")
+	wait_until 2 no_jailed ukill9-token && t_ok "user: sandboxd and its launcher SIGKILLed: no jail survives" ||
+		t_fail "user: sandboxd and its launcher SIGKILLed: no jail survives" "$(describe_procs ukill9-token)"
+	pkill -9 -f "^$WS/t-ukill9-token " 2>/dev/null
+	wait "$client"
+else
+	t_fail "user: sandboxd SIGKILLed" "the sandbox never started"
+fi
+
 # ------------------------------------------------------------------ the socket in a jail
 
 # A sandboxd whose socket lies inside the workspace: the jail binds the workspace,

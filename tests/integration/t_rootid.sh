@@ -98,9 +98,11 @@ tar -C "$T/src" -cf "$WS/tree.tar" tree
 # A member owned by another user: outside root restores that owner, a user cannot.
 tar -C "$T/src" --owner=1234 --group=1234 -cf "$WS/foreign.tar" tree/data
 
-# listing DIR: path mode owner mtime (of links too), sorted
+# listing DIR: path mode owner mtime, sorted; a symlink by its target (neither tar
+# nor tarfile restores a link's own time: it is the time of extraction)
 listing() {
-	(cd "$1" && find . -mindepth 1 -printf '%p %m %U:%G %TY%Tm%Td%TH%TM%TS %l\n' | sed 's/\.[0-9]* / /' | sort)
+	(cd "$1" && { find . -mindepth 1 ! -type l -printf '%p %m %U:%G %TY%Tm%Td%TH%TM%TS\n' | sed 's/\.[0-9]*$//'
+		find . -type l -printf '%p -> %l\n'; } | sort)
 }
 
 # extract NAME OUTSIDE-DIR INSIDE-CMD: runs the extraction command (a shell string,

@@ -255,11 +255,58 @@ static int listen_on(struct daemon *d, int fd, struct sbx_error *e)
         return 0;
 }
 
+/* What --listen finds at its path before it binds: nothing; or a socket a sandboxd
+ * that was killed (SIGKILL, a crash) left, which is removed -- only when it is a
+ * socket, ours (root's), in a directory nobody else may rename things in, and nobody
+ * answers on it.  Anything else is an error and stays as it is: a --listen path must
+ * never cost a file, nor take the place of a daemon that serves. */
+static int clear_stale(const struct sockaddr_un *sa, struct sbx_error *e)
+{
+        const char *path = sa->sun_path;
+        _cleanup_free_ char *dir = strdup(path);
+        _cleanup_close_ int probe = -1;
+        char *slash = dir ? strrchr(dir, '/') : NULL;
+        struct stat st, dst;
+
+        if (!slash)
+                return sbx_error_set(e, SBX_STAGE_LISTEN, ENOMEM, "", path, "out of memory");
+        slash[slash == dir] = '\0';
+        if (stat(dir, &dst) < 0)
+                return sbx_error_set(e, SBX_STAGE_LISTEN, errno, "stat", dir, "cannot use the socket's directory");
+        if ((dst.st_mode & (S_IWGRP | S_IWOTH)) && !(dst.st_mode & S_ISVTX)) {
+                sbx_error_set(e, SBX_STAGE_LISTEN, EPERM, "stat", dir, "the socket's directory is writable by others");
+                sbx_error_hint(e, "give --listen a path in a directory only root may write (e.g. /run/sandboxd)");
+                return -EPERM;
+        }
+        if (lstat(path, &st) < 0)
+                return errno == ENOENT ? 0 : sbx_error_set(e, SBX_STAGE_LISTEN, errno, "lstat", path, "cannot look at the socket path");
+        if (!S_ISSOCK(st.st_mode) || st.st_uid != geteuid()) {
+                sbx_error_set(e, SBX_STAGE_LISTEN, EEXIST, "", path, "%s is in the way of the socket",
+                              !S_ISSOCK(st.st_mode) ? "a file that is not a socket" : "a socket of another user");
+                sbx_error_hint(e, "remove it if it is not needed, or give --listen another path");
+                return -EEXIST;
+        }
+        probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (probe < 0)
+                return sbx_error_set(e, SBX_STAGE_LISTEN, errno, "socket", path, "cannot create a socket");
+        /* ECONNREFUSED: no listener behind it.  Connected, or EAGAIN (a full backlog):
+         * a sandboxd serves there. */
+        if (connect(probe, (const struct sockaddr *)sa, sizeof(*sa)) == 0 || errno != ECONNREFUSED) {
+                sbx_error_set(e, SBX_STAGE_LISTEN, EADDRINUSE, "connect", path, "something already serves on the socket");
+                sbx_error_hint(e, "another sandboxd runs: stop it first, or give --listen another path");
+                return -EADDRINUSE;
+        }
+        if (unlink(path) < 0 && errno != ENOENT)
+                return sbx_error_set(e, SBX_STAGE_LISTEN, errno, "unlink", path, "cannot remove the stale socket");
+        return 0;
+}
+
 /* Socket activation first (systemd passes the sockets of sandboxd.socket), else
  * --listen PATH (containers, tests). */
 int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
 {
         struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        struct stat st;
         int n = sd_listen_fds(1), fd, r;
 
         if (n < 0)
@@ -277,19 +324,25 @@ int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
         if (strlen(path) >= sizeof(sa.sun_path))
                 return sbx_error_set(e, SBX_STAGE_LISTEN, ENAMETOOLONG, "", path, "the socket path is too long");
         memcpy(sa.sun_path, path, strlen(path) + 1);
+        if ((r = clear_stale(&sa, e)) < 0)
+                return r;
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (fd < 0)
                 return sbx_error_set(e, SBX_STAGE_LISTEN, errno, "socket", path, "cannot create the socket");
-        (void)unlink(path); /* a socket left by a sandboxd that was killed */
         /* Any local user may connect; the site policy decides what each may do. */
-        if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || chmod(path, 0666) < 0 || listen(fd, SOMAXCONN) < 0) {
+        if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || chmod(path, 0666) < 0 || listen(fd, SOMAXCONN) < 0 ||
+            lstat(path, &st) < 0) {
                 r = sbx_error_set(e, SBX_STAGE_LISTEN, errno, "bind", path, "cannot listen on the socket");
                 sbx_error_hint(e, "its directory must exist and be writable by root");
                 close(fd);
                 return r;
         }
+        memcpy(d->own_socket, path, strlen(path) + 1);
+        d->own_dev = st.st_dev;
+        d->own_ino = st.st_ino;
         return listen_on(d, fd, e);
 }
+
 
 /* The system bus: serves the same objects under io.sbx.Sandbox1.  None running is
  * normal (containers); a bus that refuses the name is logged and skipped. */
@@ -320,11 +373,19 @@ fail:
 /* Stop accepting (SIGTERM): connections already open are served until the end. */
 void server_stop_listening(struct daemon *d)
 {
+        struct stat st;
+
         for (size_t i = 0; i < d->n_listen; i++) {
                 d->listen_src[i] = sd_event_source_disable_unref(d->listen_src[i]);
                 closep(&d->listen_fds[i]);
         }
         d->n_listen = 0;
+        /* Our --listen socket goes with us (systemd's stays: sandboxd.socket owns it),
+         * unless the path now names another one (a newer sandboxd's). */
+        if (d->own_socket[0] && lstat(d->own_socket, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == d->own_dev &&
+            st.st_ino == d->own_ino)
+                (void)unlink(d->own_socket);
+        d->own_socket[0] = '\0';
 }
 
 void server_done(struct daemon *d)

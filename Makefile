@@ -279,6 +279,9 @@ install: $(B)/sbx-run $(B)/sandboxd $(B)/sbx-hook $(B)/sbx-sh
 	install -m 0644 man/sbx-hook.1 $(DESTDIR)$(MANDIR)/man1/sbx-hook.1
 	install -d $(DESTDIR)$(PREFIX)/share/sbx/opencode
 	install -m 0644 contrib/opencode/sbx.js $(DESTDIR)$(PREFIX)/share/sbx/opencode/sbx.js
+	install -d $(DESTDIR)$(PREFIX)/share/sbx/container
+	install -m 0755 contrib/container/sbx-entrypoint $(DESTDIR)$(PREFIX)/share/sbx/container/sbx-entrypoint
+	install -m 0644 contrib/container/Containerfile contrib/container/policy.yaml $(DESTDIR)$(PREFIX)/share/sbx/container/
 	install -m 0644 man/sbx-run.1 $(DESTDIR)$(MANDIR)/man1/sbx-run.1
 	install -m 0644 man/sbx-profile.5 $(DESTDIR)$(MANDIR)/man5/sbx-profile.5
 	install -m 0644 man/sbx-policy.5 $(DESTDIR)$(MANDIR)/man5/sbx-policy.5

@@ -220,8 +220,9 @@ struct client *client_for(sd_bus_message *m, void *userdata, uid_t uid)
 }
 
 /* Where the socket lives, with its directory canonical (bind sources are), so that
- * the launcher can hide it in jails whose binds carry it. */
-static void remember_path(struct daemon *d, int fd)
+ * the launcher can hide it in jails whose binds carry it: @path, or (NULL) the name
+ * the socket was bound to. */
+static void remember_path(struct daemon *d, int fd, const char *path)
 {
         struct sockaddr_un sa;
         socklen_t n = sizeof(sa);
@@ -229,8 +230,11 @@ static void remember_path(struct daemon *d, int fd)
         char *slash, *real;
 
         memset(&sa, 0, sizeof(sa));
-        if (getsockname(fd, (struct sockaddr *)&sa, &n) < 0 || sa.sun_family != AF_UNIX || sa.sun_path[0] != '/' ||
-            !(dir = strndup(sa.sun_path, sizeof(sa.sun_path))) || !(slash = strrchr(dir, '/')))
+        if (path)
+                snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+        else if (getsockname(fd, (struct sockaddr *)&sa, &n) < 0 || sa.sun_family != AF_UNIX)
+                return;
+        if (sa.sun_path[0] != '/' || !(dir = strndup(sa.sun_path, sizeof(sa.sun_path))) || !(slash = strrchr(dir, '/')))
                 return;
         *slash = '\0';
         real = realpath(dir[0] ? dir : "/", NULL);
@@ -240,7 +244,7 @@ static void remember_path(struct daemon *d, int fd)
         free(real);
 }
 
-static int listen_on(struct daemon *d, int fd, struct sbx_error *e)
+static int listen_on(struct daemon *d, int fd, const char *path, struct sbx_error *e)
 {
         int r;
 
@@ -251,7 +255,7 @@ static int listen_on(struct daemon *d, int fd, struct sbx_error *e)
         if (r < 0)
                 return sbx_error_set(e, SBX_STAGE_LISTEN, -r, "sd_event_add_io", "", "cannot watch the socket");
         d->n_listen++;
-        remember_path(d, fd);
+        remember_path(d, fd, path);
         return 0;
 }
 
@@ -305,7 +309,7 @@ static int clear_stale(const struct sockaddr_un *sa, struct sbx_error *e)
  * --listen PATH (containers, tests). */
 int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
 {
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        struct sockaddr_un sa = { .sun_family = AF_UNIX }, tmp = { .sun_family = AF_UNIX };
         struct stat st;
         int n = sd_listen_fds(1), fd, r;
 
@@ -316,12 +320,15 @@ int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
                 if (sd_is_socket(fd, AF_UNIX, SOCK_STREAM, 1) <= 0)
                         return sbx_error_set(e, SBX_STAGE_LISTEN, EINVAL, "", "", "fd %d from systemd is not a listening unix stream socket", fd);
                 (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-                if ((r = listen_on(d, fd, e)) < 0)
+                if ((r = listen_on(d, fd, NULL, e)) < 0)
                         return r;
         }
         if (n > 0)
                 return 0;
-        if (strlen(path) >= sizeof(sa.sun_path))
+        /* Made under a name of its own and renamed into place once it listens, so
+         * that the path exists only when it serves: whoever waits for it (a container's
+         * entrypoint, sbx-run's "socket exists: use sandboxd") never finds it refusing. */
+        if (snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.%d~", path, (int)getpid()) >= (int)sizeof(tmp.sun_path))
                 return sbx_error_set(e, SBX_STAGE_LISTEN, ENAMETOOLONG, "", path, "the socket path is too long");
         memcpy(sa.sun_path, path, strlen(path) + 1);
         if ((r = clear_stale(&sa, e)) < 0)
@@ -330,17 +337,18 @@ int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
         if (fd < 0)
                 return sbx_error_set(e, SBX_STAGE_LISTEN, errno, "socket", path, "cannot create the socket");
         /* Any local user may connect; the site policy decides what each may do. */
-        if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || chmod(path, 0666) < 0 || listen(fd, SOMAXCONN) < 0 ||
-            lstat(path, &st) < 0) {
+        if (bind(fd, (struct sockaddr *)&tmp, sizeof(tmp)) < 0 || chmod(tmp.sun_path, 0666) < 0 || listen(fd, SOMAXCONN) < 0 ||
+            lstat(tmp.sun_path, &st) < 0 || rename(tmp.sun_path, path) < 0) {
                 r = sbx_error_set(e, SBX_STAGE_LISTEN, errno, "bind", path, "cannot listen on the socket");
                 sbx_error_hint(e, "its directory must exist and be writable by root");
+                (void)unlink(tmp.sun_path);
                 close(fd);
                 return r;
         }
         memcpy(d->own_socket, path, strlen(path) + 1);
         d->own_dev = st.st_dev;
         d->own_ino = st.st_ino;
-        return listen_on(d, fd, e);
+        return listen_on(d, fd, path, e);
 }
 
 

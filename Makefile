@@ -45,7 +45,7 @@ AS_NEEDED = -Wl,--as-needed
 # profile's own seccomp changes.  The builtin profiles are embedded in libsbx-policy.
 LIB_SRCS = lib/error.c lib/applied.c lib/busapi.c lib/strv.c lib/path.c lib/caller.c lib/json.c lib/plan.c lib/forecast.c lib/defaults.c lib/etcview.c lib/parse.c lib/validate.c lib/mountpoint.c lib/gitobjects.c \
            lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/identity.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
-           lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/probe.c lib/tier.c lib/audit.c lib/spawn.c lib/validation.c
+           lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/probe.c lib/tier.c lib/audit.c lib/auditfile.c lib/spawn.c lib/validation.c
 CMDPOLICY_SRCS = $(sort $(wildcard cmdpolicy/*.c))
 POLICY_SRCS = $(sort $(wildcard policy/*.c))
 RUN_LIB_SRCS = sbx-run/options.c sbx-run/summary.c sbx-run/client.c sbx-run/doctor.c
@@ -279,6 +279,9 @@ install: $(B)/sbx-run $(B)/sandboxd $(B)/sbx-hook $(B)/sbx-sh
 	install -m 0644 man/sbx-hook.1 $(DESTDIR)$(MANDIR)/man1/sbx-hook.1
 	install -d $(DESTDIR)$(PREFIX)/share/sbx/opencode
 	install -m 0644 contrib/opencode/sbx.js $(DESTDIR)$(PREFIX)/share/sbx/opencode/sbx.js
+	install -d $(DESTDIR)$(PREFIX)/share/sbx/container
+	install -m 0755 contrib/container/sbx-entrypoint $(DESTDIR)$(PREFIX)/share/sbx/container/sbx-entrypoint
+	install -m 0644 contrib/container/Containerfile contrib/container/policy.yaml $(DESTDIR)$(PREFIX)/share/sbx/container/
 	install -m 0644 man/sbx-run.1 $(DESTDIR)$(MANDIR)/man1/sbx-run.1
 	install -m 0644 man/sbx-profile.5 $(DESTDIR)$(MANDIR)/man5/sbx-profile.5
 	install -m 0644 man/sbx-policy.5 $(DESTDIR)$(MANDIR)/man5/sbx-policy.5

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Audit records: runs in the launcher (sbx-run, direct mode) and in sandboxd, never in a
  * jail.  Builds one entry as a list of "NAME=value" fields, then hands it to the journal
- * or, when none is reachable, writes it as one logfmt line. */
+ * and the audit file (auditfile.c) or, when neither took it, writes it as one logfmt
+ * line. */
 #include "audit.h"
 
 #include <errno.h>
@@ -21,6 +22,7 @@
 #define SD_JOURNAL_SUPPRESS_LOCATION
 #include <systemd/sd-journal.h>
 
+#include "auditfile.h"
 #include "cleanup.h"
 #include "json.h"
 
@@ -490,22 +492,31 @@ static int to_logfmt(const struct entry *en, FILE *out)
         return 0;
 }
 
-int sbx_audit_log(enum sbx_audit_event ev, const struct sbx_audit *a, FILE *fallback)
+int sbx_audit_emit(enum sbx_audit_event ev, const struct sbx_audit *a, const struct sbx_audit_sink *to)
 {
         struct entry en = { .n = 0 };
-        int r;
+        int r, rf = -ENOENT;
 
-        if (!a || (unsigned)ev >= ELEMENTSOF(events))
+        if (!a || !to || (unsigned)ev >= ELEMENTSOF(events))
                 return -EINVAL;
         build(&en, ev, a);
         r = en.r;
         if (r == 0) {
                 r = to_journal(&en);
-                if (r < 0 && fallback)
-                        r = to_logfmt(&en, fallback);
+                if (to->fd >= 0)
+                        rf = sbx_audit_jsonl(to->fd, en.f, en.n);
+                if (r < 0 && rf < 0 && to->fallback)
+                        r = to_logfmt(&en, to->fallback);
+                if (to->fd >= 0)
+                        r = rf;
         }
         entry_done(&en);
         return r;
+}
+
+int sbx_audit_log(enum sbx_audit_event ev, const struct sbx_audit *a, FILE *fallback)
+{
+        return sbx_audit_emit(ev, a, &(struct sbx_audit_sink){ .fd = -1, .fallback = fallback });
 }
 
 const char *sbx_audit_message_id(enum sbx_audit_event ev)

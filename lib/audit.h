@@ -2,7 +2,8 @@
 /* Audit: one journal entry per decision and per exit, so that `journalctl MESSAGE_ID=…`
  * and `journalctl SBX_PROFILE=workspace` answer ops questions.  Each event kind has a
  * fixed MESSAGE_ID; the facts travel as SBX_* fields (see DESIGN.md, Contracts: Audit).
- * Without a journal, the same fields go to a stream as one logfmt line.
+ * Without a journal, the same fields go to an audit file as one JSON line
+ * (auditfile.h), or, failing that, to a stream as one logfmt line.
  *
  * Fields (each omitted when its value is absent: NULL, empty, pid 0, uid/gid -1):
  *   MESSAGE, MESSAGE_ID, PRIORITY (denied/kill 4, failed 3, others 6),
@@ -69,9 +70,21 @@ struct sbx_audit {
 /* A sandbox id: 16 lowercase hex digits and a NUL. */
 #define SBX_AUDIT_ID_SIZE 17
 
-/* One entry per call.  To the journal (sd_journal_sendv) when one is reachable; when it
- * is not, and @fallback is not NULL, the same SBX_* fields as one logfmt line on
- * @fallback, written at once:
+/* Where records go besides the journal: the programs hold one, lib/ holds none. */
+struct sbx_audit_sink {
+        int fd;         /* JSON lines (auditfile.h): every record, journal or not; -1: none */
+        FILE *fallback; /* logfmt, when neither the journal nor @fd took it; or NULL */
+};
+
+/* One entry per call: to the journal when one is reachable, and to @to->fd when it is
+ * not -1 (both, when both are there: the file is what an operator asked for); when
+ * neither took it, to @to->fallback as sbx_audit_log says.  Returns 0 or -errno: the
+ * file's result when there is a file (-ENOENT: nothing took it). */
+int sbx_audit_emit(enum sbx_audit_event ev, const struct sbx_audit *a, const struct sbx_audit_sink *to);
+
+/* sbx_audit_emit with no file.  To the journal (sd_journal_sendv) when one is
+ * reachable; when it is not, and @fallback is not NULL, the same SBX_* fields as one
+ * logfmt line on @fallback, written at once:
  *   sbx event=denied id=… mode=daemon profile=network uid=1000 argv="[\"rm\",\"-rf\"]" reason="…"
  * (keys are the field names without SBX_, lowercased; a value is quoted when it is
  * empty or holds a space, '=', '"', '\\', a control or a non-UTF-8 byte, and inside the

@@ -67,3 +67,27 @@ void sbx_json_string(FILE *f, const char *s)
         }
         fputc('"', f);
 }
+
+bool sbx_utf8_valid(const char *s)
+{
+        for (const unsigned char *c = (const unsigned char *)s; *c;) {
+                size_t n = sbx_utf8_len(c);
+
+                if (n == 0)
+                        return false;
+                c += n;
+        }
+        return true;
+}
+
+void sbx_json_exact(FILE *f, const char *s)
+{
+        if (!s || sbx_utf8_valid(s)) {
+                sbx_json_string(f, s);
+                return;
+        }
+        fputc('[', f);
+        for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+                fprintf(f, "%s%u", c == (const unsigned char *)s ? "" : ",", *c);
+        fputc(']', f);
+}

@@ -187,7 +187,7 @@ static int read_request(sd_bus_message *m, struct sbx_request *rq, int fds[4], s
         return sbx_request_finish(rq, e);
 }
 
-static void audit_refusal(const struct caller *who, const struct sbx_request *rq, const char *reason)
+static void audit_refusal(struct daemon *d, const struct caller *who, const struct sbx_request *rq, const char *reason)
 {
         struct sbx_audit a = {
                 .mode = "daemon",
@@ -201,7 +201,7 @@ static void audit_refusal(const struct caller *who, const struct sbx_request *rq
                 .reason = reason,
         };
 
-        (void)sbx_audit_log(SBX_AUDIT_DENIED, &a, stderr);
+        (void)sbx_audit_emit(SBX_AUDIT_DENIED, &a, &d->audit);
 }
 
 static char **strv_copy(const struct sbx_strv *v)
@@ -233,22 +233,22 @@ static int admit(struct daemon *d, const struct caller *who, const struct sbx_re
         char why[512];
 
         if (who->in_jail) {
-                audit_refusal(who, rq, "the caller runs inside an sbx jail");
+                audit_refusal(d, who, rq, "the caller runs inside an sbx jail");
                 return sd_bus_error_set(err, SBX_ERR_DENIED, "sandboxd does not serve callers inside a jail");
         }
         if (!sbx_site_admit(sp, who->uid, who->gid, who->groups, who->n_groups, rq->profile, g, why, sizeof(why))) {
-                audit_refusal(who, rq, why);
+                audit_refusal(d, who, rq, why);
                 return sd_bus_error_set(err, SBX_ERR_DENIED, why);
         }
         if (d->sandboxes.n_live >= sp->max_sandboxes) {
                 snprintf(why, sizeof(why), "sandboxd runs %zu sandboxes, the site policy's maximum (limits.max_sandboxes)", d->sandboxes.n_live);
-                audit_refusal(who, rq, why);
+                audit_refusal(d, who, rq, why);
                 return sd_bus_error_set(err, SBX_ERR_LIMIT, why);
         }
         if (sandboxes_of(&d->sandboxes, who->uid) >= g->max_per_user) {
                 snprintf(why, sizeof(why), "uid %u runs %llu sandboxes, its maximum under %s", (unsigned)who->uid,
                          (unsigned long long)g->max_per_user, g->rule[0] ? g->rule : "the site policy");
-                audit_refusal(who, rq, why);
+                audit_refusal(d, who, rq, why);
                 return sd_bus_error_set(err, SBX_ERR_LIMIT, why);
         }
         return 0;

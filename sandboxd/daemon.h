@@ -13,6 +13,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
+#include "../lib/audit.h"
 #include "../lib/busapi.h"
 #include "config.h"
 #include "identity.h"
@@ -43,6 +44,7 @@ struct daemon {
         struct sandbox_set sandboxes;
         struct sbx_config *config;
         const char *policy_path;
+        struct sbx_audit_sink audit; /* --audit-file/--audit-fd, and stderr for logfmt */
         bool stopping;
         int listen_fds[8];
         size_t n_listen;
@@ -50,6 +52,11 @@ struct daemon {
         /* The listening sockets' paths, canonical: hidden in every jail that binds them. */
         char socket_paths[8][108];
         size_t n_socket_paths;
+        /* The socket --listen made (not one systemd passed): removed when we stop, if
+         * the path still names that very socket. */
+        char own_socket[108];
+        dev_t own_dev;
+        ino_t own_ino;
         sd_bus_slot *system_slots[4];
         size_t n_clients;
         size_t max_clients;       /* from RLIMIT_NOFILE (main.c): every connection's fds fit */

@@ -13,9 +13,11 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include <systemd/sd-daemon.h>
 
 #include "../lib/audit.h"
+#include "../lib/auditfile.h"
 #include "../lib/cgroup.h"
 #include "api.h"
 #include "config.h"
@@ -49,7 +51,7 @@ static void sb_audit(struct sandbox *sb, enum sbx_audit_event ev, const char *re
                 .validation = &sb->validation,
         };
 
-        (void)sbx_audit_log(ev, &a, stderr);
+        (void)sbx_audit_emit(ev, &a, &((struct daemon *)sb->set->userdata)->audit);
 }
 
 static int on_sandbox_timer(sd_event_source *s, uint64_t usec, void *userdata)
@@ -108,7 +110,7 @@ static int daemon_reload(struct daemon *d, char *why, size_t size)
         r = config_load(d->policy_path, &c, why, size);
         a.ok = r >= 0;
         a.reason = why[0] ? why : NULL;
-        (void)sbx_audit_log(SBX_AUDIT_RELOAD, &a, stderr);
+        (void)sbx_audit_emit(SBX_AUDIT_RELOAD, &a, &d->audit);
         if (r >= 0) {
                 use_config(d, c);
                 if (d->event)
@@ -125,11 +127,11 @@ static const struct daemon_hooks daemon_hooks = {
         .reload = daemon_reload,
 };
 
-static void note(const char *what)
+static void note(struct daemon *d, const char *what)
 {
         struct sbx_audit a = { .mode = "daemon", .uid = (uid_t)-1, .gid = (gid_t)-1, .reason = what };
 
-        (void)sbx_audit_log(SBX_AUDIT_DAEMON, &a, stderr);
+        (void)sbx_audit_emit(SBX_AUDIT_DAEMON, &a, &d->audit);
 }
 
 static int on_last_words(sd_event_source *s, uint64_t usec, void *userdata)
@@ -163,7 +165,7 @@ static void begin_shutdown(struct daemon *d)
                 return;
         d->stopping = true;
         (void)sd_notify(0, "STOPPING=1");
-        note("stopping");
+        note(d, "stopping");
         server_stop_listening(d);
         for (struct sandbox *sb = d->sandboxes.head; sb; sb = next) {
                 next = sb->next;
@@ -255,6 +257,31 @@ static int setup(struct daemon *d, const struct sbx_daemon_options *o)
         return 0;
 }
 
+/* --audit-file/--audit-fd: opened now, as root, before any record; the path is the
+ * command line's, never a caller's.  Without either, records the journal does not take
+ * go to stderr as logfmt lines. */
+static int open_audit(struct daemon *d, const struct sbx_daemon_options *o)
+{
+        struct sbx_error e = { 0 };
+        char msg[1024];
+        int fd = -1;
+
+        d->audit = (struct sbx_audit_sink){ .fd = -1, .fallback = stderr };
+        if (o->audit_file)
+                fd = sbx_audit_file_open(o->audit_file, &e);
+        else if (o->audit_fd >= 0)
+                fd = sbx_audit_fd_take(o->audit_fd, &e);
+        else
+                return 0;
+        if (fd < 0) {
+                sbx_error_format(&e, msg, sizeof(msg));
+                log_error("%s", msg);
+                return fd;
+        }
+        d->audit.fd = fd;
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
         struct sbx_daemon_options o;
@@ -277,9 +304,12 @@ int main(int argc, char **argv)
         }
         d.sandboxes.userdata = &d;
         d.policy_path = o.policy;
-        r = setup(&d, &o);
+        d.audit = (struct sbx_audit_sink){ .fd = -1, .fallback = stderr };
+        r = o.check ? 0 : open_audit(&d, &o);
+        if (r >= 0)
+                r = setup(&d, &o);
         if (r >= 0 && !o.check) {
-                note("started");
+                note(&d, "started");
                 (void)sd_notify(0, "READY=1");
                 r = sd_event_loop(d.event);
         }
@@ -288,5 +318,7 @@ int main(int argc, char **argv)
         server_done(&d);
         config_free(d.config);
         sd_event_unref(d.event);
+        if (d.audit.fd > 2)
+                close(d.audit.fd);
         return r < 0 ? 1 : 0;
 }

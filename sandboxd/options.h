@@ -14,6 +14,8 @@ enum sbx_daemon_bus { SBX_BUS_AUTO, SBX_BUS_YES, SBX_BUS_NO };
 struct sbx_daemon_options {
         const char *listen;     /* when systemd passes no socket */
         const char *policy;
+        const char *audit_file; /* --audit-file PATH: JSON lines, opened at start; or NULL */
+        int audit_fd;           /* --audit-fd N: JSON lines to an inherited fd; -1: none */
         enum sbx_daemon_bus system_bus;
         bool help, version, check; /* --check-config: load, report, exit */
 };

@@ -220,8 +220,9 @@ struct client *client_for(sd_bus_message *m, void *userdata, uid_t uid)
 }
 
 /* Where the socket lives, with its directory canonical (bind sources are), so that
- * the launcher can hide it in jails whose binds carry it. */
-static void remember_path(struct daemon *d, int fd)
+ * the launcher can hide it in jails whose binds carry it: @path, or (NULL) the name
+ * the socket was bound to. */
+static void remember_path(struct daemon *d, int fd, const char *path)
 {
         struct sockaddr_un sa;
         socklen_t n = sizeof(sa);
@@ -229,8 +230,11 @@ static void remember_path(struct daemon *d, int fd)
         char *slash, *real;
 
         memset(&sa, 0, sizeof(sa));
-        if (getsockname(fd, (struct sockaddr *)&sa, &n) < 0 || sa.sun_family != AF_UNIX || sa.sun_path[0] != '/' ||
-            !(dir = strndup(sa.sun_path, sizeof(sa.sun_path))) || !(slash = strrchr(dir, '/')))
+        if (path)
+                snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+        else if (getsockname(fd, (struct sockaddr *)&sa, &n) < 0 || sa.sun_family != AF_UNIX)
+                return;
+        if (sa.sun_path[0] != '/' || !(dir = strndup(sa.sun_path, sizeof(sa.sun_path))) || !(slash = strrchr(dir, '/')))
                 return;
         *slash = '\0';
         real = realpath(dir[0] ? dir : "/", NULL);
@@ -240,7 +244,7 @@ static void remember_path(struct daemon *d, int fd)
         free(real);
 }
 
-static int listen_on(struct daemon *d, int fd, struct sbx_error *e)
+static int listen_on(struct daemon *d, int fd, const char *path, struct sbx_error *e)
 {
         int r;
 
@@ -251,7 +255,53 @@ static int listen_on(struct daemon *d, int fd, struct sbx_error *e)
         if (r < 0)
                 return sbx_error_set(e, SBX_STAGE_LISTEN, -r, "sd_event_add_io", "", "cannot watch the socket");
         d->n_listen++;
-        remember_path(d, fd);
+        remember_path(d, fd, path);
+        return 0;
+}
+
+/* What --listen finds at its path before it binds: nothing; or a socket a sandboxd
+ * that was killed (SIGKILL, a crash) left, which is removed -- only when it is a
+ * socket, ours (root's), in a directory nobody else may rename things in, and nobody
+ * answers on it.  Anything else is an error and stays as it is: a --listen path must
+ * never cost a file, nor take the place of a daemon that serves. */
+static int clear_stale(const struct sockaddr_un *sa, struct sbx_error *e)
+{
+        const char *path = sa->sun_path;
+        _cleanup_free_ char *dir = strdup(path);
+        _cleanup_close_ int probe = -1;
+        char *slash = dir ? strrchr(dir, '/') : NULL;
+        struct stat st, dst;
+
+        if (!slash)
+                return sbx_error_set(e, SBX_STAGE_LISTEN, ENOMEM, "", path, "out of memory");
+        slash[slash == dir] = '\0';
+        if (stat(dir, &dst) < 0)
+                return sbx_error_set(e, SBX_STAGE_LISTEN, errno, "stat", dir, "cannot use the socket's directory");
+        if ((dst.st_mode & (S_IWGRP | S_IWOTH)) && !(dst.st_mode & S_ISVTX)) {
+                sbx_error_set(e, SBX_STAGE_LISTEN, EPERM, "stat", dir, "the socket's directory is writable by others");
+                sbx_error_hint(e, "give --listen a path in a directory only root may write (e.g. /run/sandboxd)");
+                return -EPERM;
+        }
+        if (lstat(path, &st) < 0)
+                return errno == ENOENT ? 0 : sbx_error_set(e, SBX_STAGE_LISTEN, errno, "lstat", path, "cannot look at the socket path");
+        if (!S_ISSOCK(st.st_mode) || st.st_uid != geteuid()) {
+                sbx_error_set(e, SBX_STAGE_LISTEN, EEXIST, "", path, "%s is in the way of the socket",
+                              !S_ISSOCK(st.st_mode) ? "a file that is not a socket" : "a socket of another user");
+                sbx_error_hint(e, "remove it if it is not needed, or give --listen another path");
+                return -EEXIST;
+        }
+        probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (probe < 0)
+                return sbx_error_set(e, SBX_STAGE_LISTEN, errno, "socket", path, "cannot create a socket");
+        /* ECONNREFUSED: no listener behind it.  Connected, or EAGAIN (a full backlog):
+         * a sandboxd serves there. */
+        if (connect(probe, (const struct sockaddr *)sa, sizeof(*sa)) == 0 || errno != ECONNREFUSED) {
+                sbx_error_set(e, SBX_STAGE_LISTEN, EADDRINUSE, "connect", path, "something already serves on the socket");
+                sbx_error_hint(e, "another sandboxd runs: stop it first, or give --listen another path");
+                return -EADDRINUSE;
+        }
+        if (unlink(path) < 0 && errno != ENOENT)
+                return sbx_error_set(e, SBX_STAGE_LISTEN, errno, "unlink", path, "cannot remove the stale socket");
         return 0;
 }
 
@@ -259,7 +309,8 @@ static int listen_on(struct daemon *d, int fd, struct sbx_error *e)
  * --listen PATH (containers, tests). */
 int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
 {
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        struct sockaddr_un sa = { .sun_family = AF_UNIX }, tmp = { .sun_family = AF_UNIX };
+        struct stat st;
         int n = sd_listen_fds(1), fd, r;
 
         if (n < 0)
@@ -269,27 +320,37 @@ int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
                 if (sd_is_socket(fd, AF_UNIX, SOCK_STREAM, 1) <= 0)
                         return sbx_error_set(e, SBX_STAGE_LISTEN, EINVAL, "", "", "fd %d from systemd is not a listening unix stream socket", fd);
                 (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-                if ((r = listen_on(d, fd, e)) < 0)
+                if ((r = listen_on(d, fd, NULL, e)) < 0)
                         return r;
         }
         if (n > 0)
                 return 0;
-        if (strlen(path) >= sizeof(sa.sun_path))
+        /* Made under a name of its own and renamed into place once it listens, so
+         * that the path exists only when it serves: whoever waits for it (a container's
+         * entrypoint, sbx-run's "socket exists: use sandboxd") never finds it refusing. */
+        if (snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.%d~", path, (int)getpid()) >= (int)sizeof(tmp.sun_path))
                 return sbx_error_set(e, SBX_STAGE_LISTEN, ENAMETOOLONG, "", path, "the socket path is too long");
         memcpy(sa.sun_path, path, strlen(path) + 1);
+        if ((r = clear_stale(&sa, e)) < 0)
+                return r;
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (fd < 0)
                 return sbx_error_set(e, SBX_STAGE_LISTEN, errno, "socket", path, "cannot create the socket");
-        (void)unlink(path); /* a socket left by a sandboxd that was killed */
         /* Any local user may connect; the site policy decides what each may do. */
-        if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || chmod(path, 0666) < 0 || listen(fd, SOMAXCONN) < 0) {
+        if (bind(fd, (struct sockaddr *)&tmp, sizeof(tmp)) < 0 || chmod(tmp.sun_path, 0666) < 0 || listen(fd, SOMAXCONN) < 0 ||
+            lstat(tmp.sun_path, &st) < 0 || rename(tmp.sun_path, path) < 0) {
                 r = sbx_error_set(e, SBX_STAGE_LISTEN, errno, "bind", path, "cannot listen on the socket");
                 sbx_error_hint(e, "its directory must exist and be writable by root");
+                (void)unlink(tmp.sun_path);
                 close(fd);
                 return r;
         }
-        return listen_on(d, fd, e);
+        memcpy(d->own_socket, path, strlen(path) + 1);
+        d->own_dev = st.st_dev;
+        d->own_ino = st.st_ino;
+        return listen_on(d, fd, path, e);
 }
+
 
 /* The system bus: serves the same objects under io.sbx.Sandbox1.  None running is
  * normal (containers); a bus that refuses the name is logged and skipped. */
@@ -320,11 +381,19 @@ fail:
 /* Stop accepting (SIGTERM): connections already open are served until the end. */
 void server_stop_listening(struct daemon *d)
 {
+        struct stat st;
+
         for (size_t i = 0; i < d->n_listen; i++) {
                 d->listen_src[i] = sd_event_source_disable_unref(d->listen_src[i]);
                 closep(&d->listen_fds[i]);
         }
         d->n_listen = 0;
+        /* Our --listen socket goes with us (systemd's stays: sandboxd.socket owns it),
+         * unless the path now names another one (a newer sandboxd's). */
+        if (d->own_socket[0] && lstat(d->own_socket, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == d->own_dev &&
+            st.st_ino == d->own_ino)
+                (void)unlink(d->own_socket);
+        d->own_socket[0] = '\0';
 }
 
 void server_done(struct daemon *d)

@@ -2,12 +2,15 @@
 /* sbx-run: parse, dispatch, map an error to an exit status.  The jail is in lib/. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../lib/audit.h"
+#include "../lib/auditfile.h"
 #include "../lib/cleanup.h"
 #include "../lib/jail.h"
 #include "../policy/decide.h"
@@ -105,6 +108,93 @@ static int print_verdict(const struct sbx_verdict *v, FILE *f)
         return v->allow ? 0 : EXIT_DENIED;
 }
 
+/* Direct mode's records go to the journal and, with --audit-file/--audit-fd, to this
+ * fd as JSON lines (lib/auditfile.h).  One per process: main() sets it. */
+static struct sbx_audit_sink audit_sink = { .fd = -1 };
+
+static int audit(enum sbx_audit_event ev, const struct sbx_audit *a)
+{
+        return sbx_audit_emit(ev, a, &audit_sink);
+}
+
+static bool rw_source(const struct sbx_plan *p, const struct stat *st)
+{
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if (p->mounts[i].kind == SBX_MOUNT_RW && p->mounts[i].dev == st->st_dev && p->mounts[i].ino == st->st_ino)
+                        return true;
+        return false;
+}
+
+/* 1 when the jail could write the audit file @fd: its inode, or a directory it lies in
+ * (walked up by fd, so symlinks and bind mounts on the host's side change nothing), is
+ * the source of a read-write bind of @p -- the command could then erase or forge the
+ * records of its own run.  0 when not (or not a file: a pipe, a terminal); -errno. */
+static int audit_in_reach(int fd, const struct sbx_plan *p)
+{
+        _cleanup_close_ int dir = -1;
+        char link[64], path[PATH_MAX];
+        struct stat st;
+        ssize_t n;
+        char *slash;
+
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode))
+                return 0;
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+        if ((n = readlink(link, path, sizeof(path) - 1)) < 0)
+                return -errno;
+        path[n] = '\0';
+        if (path[0] != '/' || !(slash = strrchr(path, '/')))
+                return 0; /* deleted, or not a file system's: no name to reach it by */
+        slash[slash == path] = '\0';
+        dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (dir < 0)
+                return errno == ENOENT ? 0 : -errno;
+        for (;;) {
+                struct stat up;
+                int parent;
+
+                if (rw_source(p, &st))
+                        return 1;
+                if (fstat(dir, &st) < 0)
+                        return -errno;
+                if (rw_source(p, &st))
+                        return 1;
+                parent = openat(dir, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (parent < 0)
+                        return -errno;
+                if (fstat(parent, &up) < 0 || (up.st_dev == st.st_dev && up.st_ino == st.st_ino)) {
+                        close(parent);
+                        return 0; /* the root */
+                }
+                close(dir);
+                dir = parent;
+        }
+}
+
+/* --audit-file/--audit-fd: direct mode's, opened before anything is decided (through
+ * sandboxd, sandboxd writes the records, to its own journal and file). */
+static int open_audit(const struct sbx_options *o, bool daemon)
+{
+        struct sbx_error e = { 0 };
+        int fd;
+
+        if (!o->audit_file && o->audit_fd < 0)
+                return 0;
+        if (daemon) {
+                sbx_error_set(&e, SBX_STAGE_OPTIONS, EINVAL, "", "", "%s: through sandboxd, sandboxd writes the audit records",
+                              o->audit_file ? "--audit-file" : "--audit-fd");
+                sbx_error_hint(&e, "add --direct to make the jail here, or read sandboxd's records (sandboxd --audit-file)");
+                return fail(&e, o, EXIT_SBX_FAILED);
+        }
+        fd = o->audit_file ? sbx_audit_file_open(o->audit_file, &e) : sbx_audit_fd_take(o->audit_fd, &e);
+        if (fd < 0)
+                return fail(&e, o, EXIT_SBX_FAILED);
+        audit_sink.fd = fd;
+        return 0;
+}
+
 /* @a: the audit record of a run (NULL for --dry-run, which decides nothing). */
 static int denied(const struct sbx_verdict *v, const struct sbx_options *o, struct sbx_audit *a)
 {
@@ -112,7 +202,7 @@ static int denied(const struct sbx_verdict *v, const struct sbx_options *o, stru
 
         if (a) {
                 a->reason = v->reason;
-                sbx_audit_log(SBX_AUDIT_DENIED, a, NULL);
+                audit(SBX_AUDIT_DENIED, a);
         }
         sbx_error_set(&e, SBX_STAGE_POLICY, EPERM, "", "", "command denied by the profile's command policy: %s", v->reason);
         sbx_error_hint(&e, "sbx-run --check shows the verdict; change the command, or use a profile that allows it");
@@ -127,7 +217,7 @@ static int validator_denied(const struct sbx_options *o, struct sbx_decision *d,
 
         if (a) {
                 a->reason = d->reason;
-                sbx_audit_log(SBX_AUDIT_DENIED, a, NULL);
+                audit(SBX_AUDIT_DENIED, a);
         }
         sbx_error_set(&e, SBX_STAGE_VALIDATOR, EPERM, "", "", "%s", d->reason);
         if (d->validation.verdict == SBX_VV_BLOCK)
@@ -190,7 +280,7 @@ static int run_allowed(struct sbx_options *o, struct sbx_decision *d, const stru
                 res.status = EXIT_SBX_FAILED;
         a.result = &res;
         a.error = e.errnum ? &e : NULL;
-        sbx_audit_log(r < 0 ? SBX_AUDIT_FAILED : SBX_AUDIT_EXIT, &a, NULL);
+        audit(r < 0 ? SBX_AUDIT_FAILED : SBX_AUDIT_EXIT, &a);
         if (o->json)
                 sbx_summary_print(stderr, &res, e.errnum ? &e : NULL, &o->ask.plan, o->tier);
         return res.status;
@@ -225,7 +315,7 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
         struct sbx_audit a;
         static struct sbx_tier_choice tier; /* o->tier points here until the end */
         char subs[512];
-        int tier_r = 0;
+        int tier_r = 0, r;
 
         if (sbx_vars_init(&vars, ws, &diag) < 0) {
                 sbx_error_set(&e, SBX_STAGE_VALIDATE, ENOENT, "", ws ? ws : "", "%s", diag.msg);
@@ -258,8 +348,9 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
                 return fflush(stdout) == 0 ? 0 : EXIT_SBX_FAILED;
         }
         /* A run is audited from the verdict on: DENIED, or ALLOWED and then EXIT or
-         * FAILED, under one id.  No fallback: without a journal, direct mode writes no
-         * audit line, since stderr belongs to the command. */
+         * FAILED, under one id, to the journal and the audit file.  No fallback: with
+         * neither, direct mode writes no audit line, since stderr belongs to the
+         * command. */
         sbx_audit_id_new(id);
         a = (struct sbx_audit){
                 .id = id,
@@ -287,8 +378,19 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
         if (d->at == SBX_AT_VALIDATE) {
                 a.reason = d->err.msg;
                 a.error = &d->err;
-                sbx_audit_log(SBX_AUDIT_DENIED, &a, NULL);
+                audit(SBX_AUDIT_DENIED, &a);
                 return fail(&d->err, o, EXIT_SBX_FAILED);
+        }
+        if (audit_sink.fd >= 0 && (r = audit_in_reach(audit_sink.fd, &d->pr.plan)) != 0) {
+                if (r > 0)
+                        sbx_error_set(&e, SBX_STAGE_VALIDATE, EPERM, "", "", "the audit file is inside a read-write bind of the jail, which could erase or forge its records");
+                else
+                        sbx_error_set(&e, SBX_STAGE_VALIDATE, -r, "", "", "cannot tell where the audit file is");
+                sbx_error_hint(&e, "put the audit file outside the workspace and every --rw bind");
+                a.reason = e.msg;
+                a.error = &e;
+                audit(SBX_AUDIT_DENIED, &a);
+                return fail(&e, o, EXIT_SBX_FAILED);
         }
         /* Allowed: what kind of jail this environment can make of it, in the record. */
         if (d->outcome == SBX_ALLOWED) {
@@ -296,15 +398,21 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
                 a.tier = sbx_tier_name(tier.tier);
                 a.substitutions = subs;
         }
-        sbx_audit_log(SBX_AUDIT_ALLOWED, &a, NULL);
+        /* An audit file asked for and not written: nothing runs unrecorded. */
+        if ((r = audit(SBX_AUDIT_ALLOWED, &a)) < 0 && audit_sink.fd >= 0) {
+                e = (struct sbx_error){ 0 };
+                sbx_error_set(&e, SBX_STAGE_OPTIONS, -r, "write", o->audit_file ? o->audit_file : "", "cannot write the audit record");
+                sbx_error_hint(&e, "check the audit file's file system (full? read-only?)");
+                return fail(&e, o, EXIT_SBX_FAILED);
+        }
         if (tier_r < 0) {
                 a.error = &e;
-                sbx_audit_log(SBX_AUDIT_FAILED, &a, NULL);
+                audit(SBX_AUDIT_FAILED, &a);
                 return fail(&e, o, EXIT_SBX_FAILED);
         }
         if (d->outcome != SBX_ALLOWED) {
                 a.error = &d->err;
-                sbx_audit_log(SBX_AUDIT_FAILED, &a, NULL);
+                audit(SBX_AUDIT_FAILED, &a);
                 return fail(&d->err, o, EXIT_SBX_FAILED);
         }
         return run_allowed(o, d, &a);
@@ -375,6 +483,8 @@ int main(int argc, char **argv)
         case SBX_ACTION_CHECK:
         case SBX_ACTION_DRY_RUN:
         case SBX_ACTION_RUN:
+                if (o.action == SBX_ACTION_RUN && (r = open_audit(&o, sbx_options_use_daemon(&o))) != 0)
+                        break;
                 if (sbx_options_use_daemon(&o)) {
                         r = sbx_client_run(&o);
                         break;

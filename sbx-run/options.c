@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,10 @@ static const char usage_tail[] =
         "                       the default when not root and its socket exists\n"
         "  --direct             make the jail here, never through sandboxd\n"
         "  --socket PATH        sandboxd's socket (default " SBX_DAEMON_SOCKET ")\n"
+        "  --audit-file PATH    direct mode: also write the audit records to PATH as JSON\n"
+        "                       lines (the journal's fields; created 0600, yours alone)\n"
+        "  --audit-fd N         the same to the open fd N (through sandboxd, sandboxd\n"
+        "                       writes the records: see sandboxd --audit-file)\n"
         "  --json               print a JSON summary as the last line on stderr\n"
         "  --dry-run            print the resolved plan and policy as JSON, run nothing\n"
         "  -h, --help           show this help\n"
@@ -91,6 +96,8 @@ enum {
         OPT_DIRECT,
         OPT_SOCKET,
         OPT_DOCTOR,
+        OPT_AUDIT_FILE,
+        OPT_AUDIT_FD,
         OPT_TABLE = 0x200,
 };
 
@@ -106,6 +113,8 @@ static const struct option own_options[] = {
         { "direct", no_argument, NULL, OPT_DIRECT },
         { "socket", required_argument, NULL, OPT_SOCKET },
         { "doctor", no_argument, NULL, OPT_DOCTOR },
+        { "audit-file", required_argument, NULL, OPT_AUDIT_FILE },
+        { "audit-fd", required_argument, NULL, OPT_AUDIT_FD },
 };
 
 #define MAX_LONG_OPTIONS 80
@@ -181,6 +190,26 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
                         return bad(e, "--socket", arg, "give sandboxd's socket as an absolute path");
                 o->socket = arg;
                 return 0;
+        case OPT_AUDIT_FILE:
+                if (arg[0] == '\0')
+                        return bad(e, "--audit-file", arg, "give the audit file's path");
+                if (o->audit_fd >= 0)
+                        return bad(e, "--audit-file", arg, "give --audit-file or --audit-fd, not both");
+                o->audit_file = arg;
+                return 0;
+        case OPT_AUDIT_FD: {
+                char *end;
+                long v;
+
+                errno = 0;
+                v = strtol(arg, &end, 10);
+                if (arg[0] < '0' || arg[0] > '9' || errno || *end || v > INT_MAX)
+                        return bad(e, "--audit-fd", arg, "give the number of an fd open for writing, e.g. 3 with 3>>FILE");
+                if (o->audit_file)
+                        return bad(e, "--audit-fd", arg, "give --audit-file or --audit-fd, not both");
+                o->audit_fd = (int)v;
+                return 0;
+        }
         case OPT_DRY_RUN:
                 o->action = SBX_ACTION_DRY_RUN;
                 return 0;
@@ -227,7 +256,7 @@ int sbx_options_parse(int argc, char **argv, struct sbx_options *o, struct sbx_e
         struct option longopts[MAX_LONG_OPTIONS];
         int c, r;
 
-        *o = (struct sbx_options){ .action = SBX_ACTION_RUN };
+        *o = (struct sbx_options){ .action = SBX_ACTION_RUN, .audit_fd = -1 };
         sbx_ask_init(&o->ask);
         long_options(longopts);
 

@@ -33,6 +33,10 @@ struct sbx_options {
         const char *socket; /* --socket PATH; NULL: the default */
         /* The isolation tier this run got (lib/tier.h), for --json; NULL until chosen. */
         const struct sbx_tier_choice *tier;
+        /* --audit-file PATH, --audit-fd N: direct mode's records as JSON lines too
+         * (lib/auditfile.h); NULL and -1: none. */
+        const char *audit_file;
+        int audit_fd;
 };
 
 #define SBX_DAEMON_SOCKET "/run/sandboxd/sandboxd.sock"

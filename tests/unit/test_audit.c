@@ -18,7 +18,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+#include <sys/wait.h>
+
 #include "../../lib/audit.h"
+#include "../../lib/auditfile.h"
 #include "unit.h"
 
 #define G "unit-audit"
@@ -515,6 +519,273 @@ static void test_journal(void)
         unlink(JOURNAL_SOCKET);
 }
 
+/* ------------------------------------------------------------------ the audit file */
+
+/* The whole content of @fd (a file), from the start. */
+static char *slurp(int fd)
+{
+        static char buf[1 << 22];
+        ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+        buf[n < 0 ? 0 : n] = '\0';
+        return buf;
+}
+
+static int tmpfile_fd(void)
+{
+        char path[] = "/var/tmp/sbx-unit-audit.XXXXXX";
+        int fd = mkstemp(path);
+
+        if (fd >= 0)
+                unlink(path);
+        return fd;
+}
+
+/* One JSON line: exactly one '\n', at the end, and an object json-c parses. */
+static struct json_object *one_line(const char *text)
+{
+        const char *nl = strchr(text, '\n');
+
+        if (!nl || nl[1] != '\0')
+                return NULL;
+        return json_tokener_parse(text);
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+        struct json_object *v;
+
+        return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+                                                                                                : NULL;
+}
+
+static void test_file_lines(void)
+{
+        char *const argv[] = { "/bin/echo", "a\"b\\c", "\x01\x1f\x7f", "\xff\xfe", NULL };
+        char ctl[40];
+        struct sbx_audit a = denied_record();
+        struct json_object *o, *v;
+        char *fb_buf = NULL;
+        size_t fb_size = 0;
+        FILE *fb = open_memstream(&fb_buf, &fb_size);
+        int fd = tmpfile_fd(), r, ok;
+        const char *text;
+
+        for (int i = 1; i < 32; i++)
+                ctl[i - 1] = (char)i;
+        ctl[31] = 0x7f;
+        ctl[32] = '\0';
+        a.argv = argv;
+        a.reason = ctl;            /* every control character */
+        a.cwd = "/home/u/\xe9t\xc3";  /* not UTF-8: Latin-1 and a cut sequence */
+        r = sbx_audit_emit(SBX_AUDIT_DENIED, &a, &(struct sbx_audit_sink){ .fd = fd, .fallback = fb });
+        fclose(fb);
+        CHECK(G, "file: written, nothing on the fallback", r == 0 && fb_size == 0);
+        free(fb_buf);
+        text = slurp(fd);
+        o = one_line(text);
+        CHECK(G, "file: one line, one JSON object", o && json_object_is_type(o, json_type_object));
+        if (!o) {
+                printf("     got: %s\n", text);
+                close(fd);
+                return;
+        }
+        CHECK(G, "file: MESSAGE_ID", jstr(o, "MESSAGE_ID") && strcmp(jstr(o, "MESSAGE_ID"), sbx_audit_message_id(SBX_AUDIT_DENIED)) == 0);
+        CHECK(G, "file: PRIORITY is the journal's string", jstr(o, "PRIORITY") && strcmp(jstr(o, "PRIORITY"), "4") == 0);
+        CHECK(G, "file: SBX_EVENT, SBX_UID as strings",
+              jstr(o, "SBX_EVENT") && strcmp(jstr(o, "SBX_EVENT"), "denied") == 0 && jstr(o, "SBX_UID") &&
+                      strcmp(jstr(o, "SBX_UID"), "1000") == 0);
+        CHECK(G, "file: __REALTIME_TIMESTAMP in microseconds", jstr(o, "__REALTIME_TIMESTAMP") &&
+                                                                    strtoull(jstr(o, "__REALTIME_TIMESTAMP"), NULL, 10) > 1600000000000000ull);
+        CHECK(G, "file: every control character of the reason round-trips", jstr(o, "SBX_REASON") && strcmp(jstr(o, "SBX_REASON"), ctl) == 0);
+        CHECK(G, "file: no raw control byte in the line", strcspn(text, "\x01\x02\x1f\x7f\t\r") == strlen(text));
+        CHECK(G, "file: SBX_ARGV is the journal's JSON text",
+              jstr(o, "SBX_ARGV") && strcmp(jstr(o, "SBX_ARGV"), "[\"/bin/echo\",\"a\\\"b\\\\c\",\"\\u0001\\u001f\\u007f\",\"\\ufffd\\ufffd\"]") == 0);
+        /* Not UTF-8: the bytes, as journalctl -o json prints them. */
+        ok = json_object_object_get_ex(o, "SBX_CWD", &v) && json_object_is_type(v, json_type_array) &&
+             json_object_array_length(v) == strlen(a.cwd);
+        for (size_t i = 0; ok && i < strlen(a.cwd); i++)
+                ok = json_object_get_int(json_object_array_get_idx(v, i)) == (unsigned char)a.cwd[i];
+        CHECK(G, "file: a value that is not UTF-8 is the array of its bytes", ok);
+        json_object_put(o);
+
+        /* No file, no journal, no fallback: nothing took it. */
+        CHECK(G, "file: -1 means none", sbx_audit_emit(SBX_AUDIT_DENIED, &a, &(struct sbx_audit_sink){ .fd = -1 }) == -ENOENT);
+        /* A file that fails: the error comes back (sbx-run refuses to run then). */
+        CHECK(G, "file: a write error comes back", sbx_audit_emit(SBX_AUDIT_DENIED, &a, &(struct sbx_audit_sink){ .fd = 999 }) == -EBADF);
+        close(fd);
+}
+
+/* The journal's datagram and the file's line for the same record: the same fields,
+ * the same values (the file adds __REALTIME_TIMESTAMP only). */
+static void test_file_is_journal(void)
+{
+        struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = JOURNAL_SOCKET };
+        static char buf[1 << 20];
+        char *const argv[] = { "/bin/sh", "-c", "echo \"$x\"\n", NULL };
+        struct sbx_result res = { .status = 3, .exit_code = 3, .wall_ms = 5, .peak_memory = 4096, .weakened = "a\nb" };
+        struct sbx_error err = { 0 };
+        struct sbx_audit a = denied_record();
+        struct field f[64];
+        struct json_object *o;
+        int s, fd = tmpfile_fd(), n, same = 1;
+        ssize_t len;
+
+        s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (s < 0 || bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+                CHECK(G, "a journal socket of our own", false);
+                return;
+        }
+        sbx_error_set(&err, SBX_STAGE_MOUNT, ENOENT, "open_tree", "/x", "cannot bind");
+        a.argv = argv;
+        a.result = &res;
+        a.error = &err;
+        a.tool_use_id = "toolu_01";
+        CHECK(G, "journal and file: both took it", sbx_audit_emit(SBX_AUDIT_EXIT, &a, &(struct sbx_audit_sink){ .fd = fd }) == 0);
+        len = recv(s, buf, sizeof(buf), MSG_DONTWAIT);
+        n = len < 0 ? -1 : parse_native(buf, (size_t)len, f, 64);
+        o = one_line(slurp(fd));
+        same = n > 10 && o && json_object_object_length(o) == n + 1;
+        for (int i = 0; same && i < n; i++) {
+                const char *v = jstr(o, f[i].name);
+
+                same = v && strlen(v) == f[i].len && memcmp(v, f[i].value, f[i].len) == 0;
+                if (!same)
+                        printf("     %s: journal '%s', file '%s'\n", f[i].name, f[i].value, v ? v : "(none)");
+        }
+        CHECK(G, "journal and file: the same fields with the same values", same);
+        if (o)
+                json_object_put(o);
+        free_fields(f, n > 0 ? n : 0);
+        close(s);
+        close(fd);
+        unlink(JOURNAL_SOCKET);
+}
+
+/* 20 processes, 100 records each, argv of 16 KiB (four times PIPE_BUF): every line of
+ * the O_APPEND file is whole. */
+static void test_file_concurrent(void)
+{
+        enum { WRITERS = 20, RECORDS = 100 };
+        static char big[16384 + WRITERS];
+        char path[] = "/var/tmp/sbx-unit-audit.XXXXXX";
+        int fd = mkstemp(path), bad = 0, lines = 0;
+        struct sbx_error e = { 0 };
+        char *line = NULL;
+        size_t cap = 0;
+        FILE *f;
+
+        if (fd < 0) {
+                CHECK(G, "concurrent: a temporary file", false);
+                return;
+        }
+        close(fd);
+        memset(big, 'x', sizeof(big) - 1);
+        for (int w = 0; w < WRITERS; w++) {
+                pid_t pid = fork();
+
+                if (pid == 0) {
+                        int afd = sbx_audit_file_open(path, &e);
+                        char *const argv[] = { "/bin/x", big + w, NULL };
+                        struct sbx_audit a = denied_record();
+
+                        a.argv = argv;
+                        a.argv_max = 65536;
+                        for (int i = 0; i < RECORDS; i++)
+                                if (afd < 0 || sbx_audit_emit(SBX_AUDIT_DENIED, &a, &(struct sbx_audit_sink){ .fd = afd }) < 0)
+                                        _exit(1);
+                        _exit(0);
+                }
+        }
+        for (int w = 0; w < WRITERS; w++) {
+                int st;
+
+                if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+                        bad++;
+        }
+        CHECK(G, "concurrent: every writer wrote", bad == 0);
+        f = fopen(path, "re");
+        unlink(path);
+        bad = 0;
+        while (f && getline(&line, &cap, f) > 0) {
+                struct json_object *o = json_tokener_parse(line);
+
+                lines++;
+                if (!o || !jstr(o, "SBX_ARGV") || strcmp(jstr(o, "SBX_EVENT") ? jstr(o, "SBX_EVENT") : "", "denied") != 0)
+                        bad++;
+                if (o)
+                        json_object_put(o);
+        }
+        free(line);
+        if (f)
+                fclose(f);
+        CHECK(G, "concurrent: 2000 lines of 16 KiB, each one whole JSON", lines == WRITERS * RECORDS && bad == 0);
+        if (lines != WRITERS * RECORDS || bad)
+                printf("     %d lines, %d bad\n", lines, bad);
+}
+
+/* What sbx_audit_file_open and sbx_audit_fd_take refuse, and what they make. */
+static void test_file_open(void)
+{
+        char dir[] = "/var/tmp/sbx-unit-auditdir.XXXXXX", p[256], q[256];
+        struct sbx_error e = { 0 };
+        struct stat st;
+        int fd, fl, pfd[2];
+
+        if (!mkdtemp(dir)) {
+                CHECK(G, "open: a temporary directory", false);
+                return;
+        }
+        snprintf(p, sizeof(p), "%s/a.jsonl", dir);
+        fd = sbx_audit_file_open(p, &e);
+        CHECK(G, "open: created 0600, append, cloexec, blocking",
+              fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & 07777) == 0600 && (fl = fcntl(fd, F_GETFL)) >= 0 && (fl & O_APPEND) &&
+                      !(fl & O_NONBLOCK) && (fcntl(fd, F_GETFD) & FD_CLOEXEC));
+        if (fd >= 0)
+                close(fd);
+
+        snprintf(q, sizeof(q), "%s/link", dir);
+        CHECK(G, "open: a symlink is refused (ELOOP)", symlink(p, q) == 0 && sbx_audit_file_open(q, &e) == -ELOOP);
+        unlink(q);
+        CHECK(G, "open: a hard link (two names) is refused", link(p, q) == 0 && sbx_audit_file_open(p, &e) == -EMLINK);
+        unlink(q);
+        CHECK(G, "open: a FIFO is refused, without hanging", mkfifo(q, 0600) == 0 && sbx_audit_file_open(q, &e) < 0);
+        unlink(q);
+        CHECK(G, "open: a directory is refused", mkdir(q, 0700) == 0 && sbx_audit_file_open(q, &e) < 0);
+        rmdir(q);
+        chmod(p, 0620);
+        CHECK(G, "open: group-writable is refused", sbx_audit_file_open(p, &e) == -EPERM);
+        chmod(p, 0602);
+        CHECK(G, "open: world-writable is refused", sbx_audit_file_open(p, &e) == -EPERM);
+        chmod(p, 0640);
+        fd = sbx_audit_file_open(p, &e);
+        CHECK(G, "open: 0640 of our own is taken", fd >= 0);
+        if (fd >= 0)
+                close(fd);
+        if (geteuid() == 0 && chown(p, 65534, 65534) == 0)
+                CHECK(G, "open: another uid's file is refused", sbx_audit_file_open(p, &e) == -EPERM);
+        unlink(p);
+
+        fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+        fcntl(fd, F_SETFD, 0);
+        CHECK(G, "fd: a file fd gets O_APPEND and FD_CLOEXEC",
+              fd > 2 && sbx_audit_fd_take(fd, &e) == fd && (fcntl(fd, F_GETFL) & O_APPEND) && (fcntl(fd, F_GETFD) & FD_CLOEXEC));
+        close(fd);
+        fd = open(p, O_RDONLY | O_CLOEXEC);
+        CHECK(G, "fd: one open only for reading is refused", sbx_audit_fd_take(fd, &e) == -EBADF);
+        close(fd);
+        CHECK(G, "fd: a closed one is refused", sbx_audit_fd_take(987, &e) == -EBADF);
+        CHECK(G, "fd: a pipe is taken", pipe(pfd) == 0 && sbx_audit_fd_take(pfd[1], &e) == pfd[1]);
+        close(pfd[0]);
+        close(pfd[1]);
+        chmod(p, 0666);
+        fd = open(p, O_WRONLY | O_CLOEXEC);
+        CHECK(G, "fd: a world-writable file is refused", sbx_audit_fd_take(fd, &e) == -EPERM);
+        close(fd);
+        unlink(p);
+        rmdir(dir);
+}
+
 int main(void)
 {
         test_ids();
@@ -525,5 +796,9 @@ int main(void)
         test_fallback();
         test_argv();
         test_journal();
+        test_file_lines();
+        test_file_is_journal();
+        test_file_concurrent();
+        test_file_open();
         return unit_failed != 0;
 }

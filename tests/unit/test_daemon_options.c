@@ -69,6 +69,15 @@ static void test_paths(void)
         r = parse(&o, &e, "--listen=/run/y.sock", "--policy=/p", NULL);
         CHECK(G, "--listen=PATH and --policy=PATH", r == 0 && strcmp(o.listen, "/run/y.sock") == 0 &&
                                                             strcmp(o.policy, "/p") == 0);
+        CHECK(G, "no audit file by default", parse(&o, &e, NULL) == 0 && !o.audit_file && o.audit_fd == -1);
+        r = parse(&o, &e, "--audit-file", "/var/log/sbx.jsonl", NULL);
+        CHECK(G, "--audit-file", r == 0 && strcmp(o.audit_file, "/var/log/sbx.jsonl") == 0 && o.audit_fd == -1);
+        r = parse(&o, &e, "--audit-fd", "2", NULL);
+        CHECK(G, "--audit-fd 2", r == 0 && o.audit_fd == 2 && !o.audit_file);
+        REFUSES("relative --audit-file", "absolute", "--audit-file", "a.jsonl");
+        REFUSES("--audit-fd not a number", "--audit-fd", "--audit-fd", "two");
+        REFUSES("--audit-fd negative", "--audit-fd", "--audit-fd", "-2");
+        REFUSES("--audit-file and --audit-fd", "both", "--audit-file", "/a", "--audit-fd", "2");
         r = parse(&o, &e, "--listen", "/a", "--listen", "/b", NULL);
         CHECK(G, "the last --listen wins", r == 0 && strcmp(o.listen, "/b") == 0);
         REFUSES("relative --listen", "--listen", "--listen", "run/x.sock");
@@ -105,7 +114,8 @@ static void test_flags(void)
         CHECK(G, "usage names every option", strstr(sbx_daemon_usage, "--listen") && strstr(sbx_daemon_usage, "--policy") &&
                                                      strstr(sbx_daemon_usage, "--system-bus") &&
                                                      strstr(sbx_daemon_usage, "--no-system-bus") &&
-                                                     strstr(sbx_daemon_usage, "--check-config"));
+                                                     strstr(sbx_daemon_usage, "--check-config") &&
+                                                     strstr(sbx_daemon_usage, "--audit-file") && strstr(sbx_daemon_usage, "--audit-fd"));
 }
 
 static void test_refusals(void)

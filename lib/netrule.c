@@ -261,8 +261,10 @@ static void shown(const char *text, char *buf, size_t size)
 {
         size_t i = 0;
 
-        for (; text[i] && i + 4 < size; i++)
-                buf[i] = text[i] > ' ' && text[i] < 0x7f ? text[i] : '?';
+        for (; text[i] && i + 4 < size; i++) {
+                unsigned char c = (unsigned char)text[i];
+                buf[i] = (char)(c > ' ' && c < 0x7f ? c : '?');
+        }
         if (text[i])
                 memcpy(buf + i, "...", 4);
         else

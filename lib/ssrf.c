@@ -23,7 +23,7 @@ struct range {
         int embed; /* -1: none */
 };
 
-#define NOEMB -1
+#define NOEMB (-1)
 
 /* First match wins, so the specific entries (metadata addresses) come before the
  * ranges that hold them: a rule that opens 100.64.0.0/10 or fd00::/8 must still never

@@ -31,6 +31,7 @@
 #include "net.h"
 #include "privs.h"
 #include "sync.h"
+#include "tier.h"
 
 extern char **environ;
 
@@ -362,27 +363,7 @@ static uint64_t now_ms(void)
 
 static int userns_hint(struct sbx_error *e)
 {
-        static const struct {
-                const char *file, *bad, *hint;
-        } knobs[] = {
-                { "/proc/sys/kernel/unprivileged_userns_clone", "0",
-                  "unprivileged user namespaces are off (sysctl kernel.unprivileged_userns_clone=0): set it to 1, or run as root or through sandboxd" },
-                { "/proc/sys/user/max_user_namespaces", "0",
-                  "user namespaces are off (sysctl user.max_user_namespaces=0): raise it, or run as root or through sandboxd" },
-                { "/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1",
-                  "AppArmor restricts unprivileged user namespaces: give sbx-run an AppArmor profile with 'userns,', or run as root or through sandboxd" },
-        };
-
-        for (size_t i = 0; i < ELEMENTSOF(knobs); i++) {
-                char buf[16] = "";
-                _cleanup_close_ int fd = open(knobs[i].file, O_RDONLY | O_CLOEXEC);
-                if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0 && strncmp(buf, knobs[i].bad, strlen(knobs[i].bad)) == 0 &&
-                    buf[strlen(knobs[i].bad)] == '\n') {
-                        sbx_error_hint(e, "%s", knobs[i].hint);
-                        return 0;
-                }
-        }
-        sbx_error_hint(e, "the kernel refused a user namespace (inside a container? its seccomp profile may forbid them): run as root or through sandboxd");
+        sbx_error_hint(e, "%s", sbx_tier_host_userns_remedy());
         return 0;
 }
 

@@ -143,8 +143,7 @@ static const char *pick(const struct remedy *list, size_t n, const char *runtime
         return NULL;
 }
 
-/* The host's own knobs (jail.c said the same before tiers existed). */
-static const char *host_userns_remedy(void)
+const char *sbx_tier_host_userns_remedy(void)
 {
         static const struct {
                 const char *file, *bad, *hint;
@@ -165,7 +164,7 @@ static const char *host_userns_remedy(void)
                 if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0 && strncmp(buf, knobs[i].bad, len) == 0 && buf[len] == '\n')
                         return knobs[i].hint;
         }
-        return "the kernel refused a user namespace: run as root or through sandboxd";
+        return "the kernel refused a user namespace (inside a container? its seccomp profile may forbid them): run as root or through sandboxd";
 }
 
 static const char *refusal_remedy(const struct sbx_probe *pr, enum sbx_probe_id failed, const char *runtime)
@@ -174,12 +173,12 @@ static const char *refusal_remedy(const struct sbx_probe *pr, enum sbx_probe_id 
 
         switch (failed) {
         case SBX_PROBE_USERNS:
-                return host ? host_userns_remedy() : pick(userns_remedies, ELEMENTSOF(userns_remedies), runtime);
+                return host ? sbx_tier_host_userns_remedy() : pick(userns_remedies, ELEMENTSOF(userns_remedies), runtime);
         case SBX_PROBE_IDMAP:
                 if (geteuid() == 0)
                         return "root cannot map itself into a user namespace without CAP_SETFCAP: add that capability "
                                "(--cap-add SETFCAP), or run the agent as a user other than root";
-                return host ? host_userns_remedy()
+                return host ? sbx_tier_host_userns_remedy()
                             : "the container's LSM (AppArmor) refuses id maps in a new user namespace: allow 'userns,' for sbx-run";
         case SBX_PROBE_NETNS:
                 return "the kernel refused to configure a new network namespace: use --net host only if the profile allows it, "

@@ -80,3 +80,7 @@ void sbx_tier_json_fields(const struct sbx_tier_choice *c, FILE *f);
 /* 0 when @c is at least @min; else -errno with @e saying which tier, why, and (hint)
  * the remedy for this runtime. */
 int sbx_tier_check(const struct sbx_probe *pr, const struct sbx_tier_choice *c, enum sbx_tier min, struct sbx_error *e);
+
+/* Why this host refused an unprivileged user namespace, read from its sysctl and
+ * AppArmor knobs, as a remedy (also the clone stage's hint, lib/jail.c). */
+const char *sbx_tier_host_userns_remedy(void);

@@ -178,6 +178,29 @@ t_check "by another name: nothing ran" "ran" test ! -e "$WS/ran-alias"
 sbx --direct --workspace "$WS" --ro "$T/rw" --audit-file "$T/rw/c.jsonl" -- /bin/true
 expect_rc "audit file under a read-only bind: allowed" 0
 
+# The file (or pipe) the jail gets as its stdin, stdout or stderr: the command writes a
+# line of its own choosing there, or half of one that swallows the next record.
+FORGE='printf "%s\n" "{\"SBX_EVENT\":\"exit\",\"SBX_ID\":\"forged\"}" >&2; printf "{\"X\":" >&2'
+for how in "2>>" "1>>" "2>> and 7>>"; do
+	install -m 0600 /dev/null "$T/shared.jsonl"
+	case $how in
+	"2>>") "$SBX_RUN" --direct --workspace "$WS" --audit-fd 2 -- /bin/sh -c "$FORGE" 2>>"$T/shared.jsonl" >/dev/null </dev/null ;;
+	"1>>") "$SBX_RUN" --direct --workspace "$WS" --audit-fd 1 -- /bin/sh -c "$FORGE >&1 2>&1" >>"$T/shared.jsonl" 2>/dev/null </dev/null ;;
+	*) "$SBX_RUN" --direct --workspace "$WS" --audit-fd 7 -- /bin/sh -c "$FORGE" 7>>"$T/shared.jsonl" 2>>"$T/shared.jsonl" >/dev/null </dev/null ;;
+	esac
+	RC=$?
+	expect_rc "audit fd shared with the jail's stdio ($how): 125" 125
+	t_check "audit fd shared with the jail's stdio ($how): no forged line" "$(head -c 300 "$T/shared.jsonl")" \
+		sh -c "! grep -q forged '$T/shared.jsonl'"
+done
+mkfifo "$T/shared.fifo"
+(cat "$T/shared.fifo" >"$T/shared.out") &
+"$SBX_RUN" --direct --workspace "$WS" --audit-fd 2 -- /bin/sh -c "$FORGE" 2>"$T/shared.fifo" >/dev/null </dev/null
+RC=$?
+wait
+expect_rc "audit fd: a pipe the jail's stderr also is: 125" 125
+t_check "a shared pipe: no forged line" "$(head -c 300 "$T/shared.out")" sh -c "! grep -q forged '$T/shared.out'"
+
 sbx --daemon --socket "$DM_SOCK" --workspace "$WS" --audit-file "$A" -- /bin/true
 expect_rc "--audit-file through sandboxd: 125 (sandboxd writes those records)" 125
 

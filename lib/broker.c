@@ -51,7 +51,7 @@ void sbx_broker_init(struct sbx_broker *b, const struct sbx_plan *p, const dev_t
 {
         struct seccomp_notif_sizes sizes = { 0 };
 
-        *b = (struct sbx_broker){ .notif_fd = -1, .own_netns = p->net == SBX_NET_NONE };
+        *b = (struct sbx_broker){ .notif_fd = -1, .own_netns = sbx_plan_own_netns(p) };
         for (size_t i = 0; i < SBX_BROKER_PENDING; i++)
                 b->pending[i].sock = -1;
         if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) == 0) {
@@ -201,6 +201,33 @@ static int do_connect(int sock, const struct sockaddr *sa, socklen_t len, int *f
         return r == -EINPROGRESS && !(*flags & O_NONBLOCK) ? 1 : r;
 }
 
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+/* A pidfd for the thread that called connect(): the notification names the thread,
+ * and any thread of a program may connect (glibc's resolver in curl's, Node's and
+ * Python's worker threads).  PIDFD_THREAD (Linux 6.9) takes a thread id; before it,
+ * pidfd_open takes only a thread group's leader, which /proc names. */
+static int thread_pidfd(pid_t tid)
+{
+        char path[64], line[128];
+        int fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+        pid_t tgid = 0;
+        FILE *f;
+
+        if (fd >= 0 || errno != EINVAL)
+                return fd;
+        snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+        if (!(f = fopen(path, "re")))
+                return (int)syscall(SYS_pidfd_open, tid, 0);
+        while (fgets(line, sizeof(line), f))
+                if (sscanf(line, "Tgid: %d", &tgid) == 1)
+                        break;
+        fclose(f);
+        return (int)syscall(SYS_pidfd_open, tgid > 0 ? tgid : tid, 0);
+}
+
 /* 0 or -errno for the reply now; 1 with *ret_sock to keep (in progress). */
 static int broker_connect(struct sbx_broker *b, const struct seccomp_notif *n, int *ret_sock, int *flags)
 {
@@ -213,7 +240,7 @@ static int broker_connect(struct sbx_broker *b, const struct seccomp_notif *n, i
 
         if (len > sizeof(ss))
                 return -EINVAL;
-        if ((pidfd = (int)syscall(SYS_pidfd_open, (pid_t)n->pid, 0)) < 0)
+        if ((pidfd = thread_pidfd((pid_t)n->pid)) < 0)
                 return -ESRCH;
         if ((sock = (int)syscall(SYS_pidfd_getfd, pidfd, (int)n->data.args[0], 0)) < 0)
                 return errno == EBADF ? -EBADF : -EPERM;

@@ -85,6 +85,16 @@ lab_inet() {
 	ip netns exec "$LAB_INET" "$@"
 }
 
+# _lab_bg NS CMD...: CMD in the background in NS; LAB_BG is its pid (ip netns exec
+# execs CMD: no shell and no ip process stays between, so that pid is CMD's).
+_lab_bg() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$@" </dev/null &
+	LAB_BG=$!
+	t_defer "kill $LAB_BG 2>/dev/null; wait $LAB_BG 2>/dev/null"
+}
+
 _lab_certs() {
 	local d=$LAB/tls san="" n
 	mkdir -p "$d"
@@ -125,13 +135,11 @@ _lab_dnsmasq() {
 	for n in "${!LAB_AAAA[@]}"; do args+=("--host-record=$n,${LAB_AAAA[$n]}"); done
 	# Authoritative for the three zones: unknown names NXDOMAIN, nothing forwarded
 	# (no upstream at all: --no-resolv, no --server).
-	lab_inet dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts \
+	_lab_bg "$LAB_INET" dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts \
 		--no-poll --user=root --listen-address=192.0.2.53 --bind-interfaces --port=53 \
 		--local=/example.com/ --local=/example.org/ --local=/example.net/ \
 		--log-queries --log-facility="$LAB_LOG/dns.log" --pid-file="$LAB/dnsmasq.pid" \
-		--cache-size=0 "${args[@]}" </dev/null >"$LAB/dnsmasq.out" 2>&1 &
-	LAB_DNS_PID=$!
-	t_defer "kill $LAB_DNS_PID 2>/dev/null; wait $LAB_DNS_PID 2>/dev/null"
+		--cache-size=0 "${args[@]}" >"$LAB/dnsmasq.out" 2>&1
 }
 
 _lab_dns_ready() {
@@ -155,6 +163,9 @@ lab_start() {
 	mkdir -p "$LAB_LOG" || return 1
 	chmod 0755 "$LAB"
 	t_defer "_lab_stop"
+	# Whatever still runs with the lab's directory in its command line (a server whose
+	# parent went first): only this lab's processes can match.
+	t_defer_reap "$LAB/"
 	ip netns add "$LAB_NS" || return 1
 	ip netns add "$LAB_INET" || return 1
 	mkdir -p "/etc/netns/$LAB_NS"
@@ -181,23 +192,17 @@ lab_start() {
 	_lab_certs || return 1
 	_lab_git || return 1
 	tls=$LAB/tls
-	lab_inet "$LAB_PY" "$LAB_TOOLS/labserver.py" "$LAB_LOG" "$LAB/inet.ready" \
+	_lab_bg "$LAB_INET" "$LAB_PY" "$LAB_TOOLS/labserver.py" "$LAB_LOG" "$LAB/inet.ready" \
 		http:web:192.0.2.10:80 https:web:192.0.2.10:443:"$tls" \
 		echo:raw:192.0.2.20:2222 echo:raw:192.0.2.20:2223 udp:udp:192.0.2.20:9999 \
 		http:meta:169.254.169.254:80 \
 		http:private:10.0.0.5:80 https:private:10.0.0.5:443:"$tls" \
 		http:bad:192.0.2.66:80 https:bad:192.0.2.66:443:"$tls" \
 		http:v6:[2001:db8::10]:80 https:v6:[2001:db8::10]:443:"$tls" \
-		${LAB_EXTRA_SERVERS:-} \
-		</dev/null >"$LAB/inet.out" 2>&1 &
-	LAB_SRV_PID=$!
-	t_defer "kill $LAB_SRV_PID 2>/dev/null; wait $LAB_SRV_PID 2>/dev/null"
+		${LAB_EXTRA_SERVERS:-} >"$LAB/inet.out" 2>&1
 	# The canary on the host side's own loopback.
-	lab_exec "$LAB_PY" "$LAB_TOOLS/labserver.py" "$LAB_LOG" "$LAB/host.ready" \
-		http:loopback:127.0.0.1:80 http:loopback:[::1]:80 \
-		</dev/null >"$LAB/host.out" 2>&1 &
-	LAB_HOSTSRV_PID=$!
-	t_defer "kill $LAB_HOSTSRV_PID 2>/dev/null; wait $LAB_HOSTSRV_PID 2>/dev/null"
+	_lab_bg "$LAB_NS" "$LAB_PY" "$LAB_TOOLS/labserver.py" "$LAB_LOG" "$LAB/host.ready" \
+		http:loopback:127.0.0.1:80 http:loopback:[::1]:80 >"$LAB/host.out" 2>&1
 	_lab_dnsmasq
 	wait_until 10 test -e "$LAB/inet.ready" ||
 		_lab_die "lab servers did not start: $(head -c 500 "$LAB/inet.out")" || return 1

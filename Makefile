@@ -21,7 +21,8 @@ SAN = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame
 DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-config \
            clang libclang-rt-dev bubblewrap mandoc python3 systemd dbus passwd git gcc g++ ccache tmux golang-go nettle-dev zlib1g-dev strace gdb \
            debhelper dpkg-dev \
-           default-jdk-headless maven fontconfig man-db libpython3.11-testsuite libjson-c-dev nodejs podman crun libldns-dev
+           default-jdk-headless maven fontconfig man-db libpython3.11-testsuite libjson-c-dev nodejs podman crun \
+           dnsmasq-base bind9-dnsutils socat netcat-openbsd libldns-dev libc-ares-dev curl openssl iproute2
 # External libraries, per layer: each is linked only into what uses that layer, and
 # --as-needed drops one an archive member never pulled in (test_shell needs none).
 # Expanded when a link runs, after `make deps` has installed them.
@@ -255,6 +256,7 @@ bench: deps all $(call link,$(LAYERS),$(B))
 	$(CC) $(BASE_CFLAGS) -O2 $(INC_bench) -o $(B)/bench-profile bench/profile.c $(call link,$(LAYERS),$(B)) $(AS_NEEDED) $(LAYERS_EXT)
 	bash bench/run.sh $(B)/sbx-run $(B)/sandboxd
 	$(B)/bench-profile workspace strict git
+	bash tests/bench/egress.sh $(B)/sbx-run
 
 FUZZ_SECONDS ?= 60
 fuzz: $(addprefix $(B)/fuzz/,$(FUZZERS))

@@ -27,7 +27,7 @@ DEB_PKGS = libseccomp-dev libcap-dev libmnl-dev libsystemd-dev libyaml-dev pkg-c
 # --as-needed drops one an archive member never pulled in (test_shell needs none).
 # Expanded when a link runs, after `make deps` has installed them.
 PC_LIBS = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null)
-SBX_EXT = $(call PC_LIBS,libcap libmnl libsystemd nettle zlib libseccomp ldns)
+SBX_EXT = $(call PC_LIBS,libcap libmnl libsystemd nettle zlib libseccomp ldns libcares)
 CMDPOLICY_EXT =
 POLICY_EXT = $(call PC_LIBS,yaml-0.1 nettle libcap json-c)
 BUS_EXT = $(call PC_LIBS,libsystemd)
@@ -47,7 +47,8 @@ AS_NEEDED = -Wl,--as-needed
 LIB_SRCS = lib/error.c lib/applied.c lib/busapi.c lib/strv.c lib/path.c lib/caller.c lib/json.c lib/plan.c lib/forecast.c lib/defaults.c lib/etcview.c lib/parse.c lib/validate.c lib/mountpoint.c lib/gitobjects.c \
            lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/identity.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
            lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/probe.c lib/tier.c lib/audit.c lib/auditfile.c lib/spawn.c lib/validation.c \
-           lib/ssrf.c lib/netrule.c lib/synth.c lib/dns.c
+           lib/ssrf.c lib/netrule.c lib/synth.c lib/dns.c lib/sniff.c \
+           lib/egress.c lib/egress-netns.c lib/egress-conn.c lib/egress-dns.c lib/egress-decide.c lib/egress-resolve.c lib/egress-log.c
 CMDPOLICY_SRCS = $(sort $(wildcard cmdpolicy/*.c))
 POLICY_SRCS = $(sort $(wildcard policy/*.c))
 RUN_LIB_SRCS = sbx-run/options.c sbx-run/summary.c sbx-run/client.c sbx-run/doctor.c

@@ -214,7 +214,8 @@ int sbx_etc_view_screen(struct sbx_plan *p, size_t i, bool *drop, struct sbx_err
         struct stat st;
         int fd, r;
 
-        if (!m->system || strncmp(m->dest, "/etc/", 5) != 0 || m->kind == SBX_MOUNT_SYMLINK || m->kind == SBX_MOUNT_MASK)
+        if (!m->system || strncmp(m->dest, "/etc/", 5) != 0 || m->kind == SBX_MOUNT_SYMLINK || m->kind == SBX_MOUNT_MASK ||
+            m->kind == SBX_MOUNT_TEXT)
                 return 0;
         if (is_secret(m->dest + 5) || lstat(m->source, &st) < 0 || !world_readable(&st)) {
                 *drop = true;

@@ -23,6 +23,7 @@
 
 #include "cgroup.h"
 #include "cleanup.h"
+#include "egress.h"
 #include "exec.h"
 #include "identity.h"
 #include "init.h"
@@ -288,6 +289,8 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_UTS, errno, "sethostname", p->hostname, "cannot set the hostname"), &e));
         if (p->net == SBX_NET_NONE && sbx_net_loopback_up(&e) < 0)
                 sbx_sync_fail(sync_fd, &e);
+        if (p->net == SBX_NET_FILTERED && sbx_egress_setup_netns(p, sync_fd, &e) < 0)
+                sbx_sync_fail(sync_fd, &e);
         /* 5. The file system view; pivot_root; old root detached.  The private tmpfs
          *    of a git directory go home, for what the command leaves there. */
         if (sbx_mount_apply(p, id_ns, &made, &e) < 0) {
@@ -378,7 +381,7 @@ static pid_t clone_jail(const struct sbx_plan *p, const struct sbx_cgroup *cg, i
         };
         long pid;
 
-        if (p->net == SBX_NET_NONE)
+        if (sbx_plan_own_netns(p))
                 args.flags |= CLONE_NEWNET;
         if (!(p->ns_shared & SBX_NS_SHARE_UTS))
                 args.flags |= CLONE_NEWUTS;
@@ -412,6 +415,7 @@ struct supervision {
         uint64_t deadline_ms; /* 0: none */
         bool timed_out;
         bool have_exit;
+        struct sbx_egress *egress; /* network: filtered's broker, which gets the listeners */
         int wstatus;
         struct sbx_error child_error;
 };
@@ -425,6 +429,10 @@ static void read_messages(struct supervision *s, struct sbx_result *res)
                 if (m.type == SBX_MSG_STATE_FD && fd >= 0 && m.wstatus >= 0 && m.wstatus < SBX_MAX_STATE &&
                     res->state_fds[m.wstatus] < 0) {
                         res->state_fds[m.wstatus] = fd;
+                        continue;
+                }
+                if (m.type == SBX_MSG_NET_FD && fd >= 0 && s->egress) {
+                        sbx_egress_pass(s->egress, &m, fd);
                         continue;
                 }
                 if (fd >= 0)
@@ -559,6 +567,7 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
                      struct sbx_error *e)
 {
         struct supervision s = { .sync_fd = -1, .pidfd = -1, .sigfd = -1, .control_fd = control_fd };
+        struct sbx_egress egress = { .sock = -1 };
         _cleanup_close_ int parent_pidfd = -1;
         struct sbx_cgroup cg = { .clone_fd = -1, .procs_fd = { -1, -1 } };
         int sv[2] = { -1, -1 };
@@ -602,6 +611,12 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
                 goto out;
         }
 
+        /* network: filtered's broker, outside the jail before there is one. */
+        if (p->net == SBX_NET_FILTERED) {
+                if ((r = sbx_egress_spawn(p, &egress, e)) < 0)
+                        goto out;
+                s.egress = &egress;
+        }
         /* Root's command: nobody, and root's files nobody's to it (identity.h). */
         id_ns = sbx_identity_userns(p, weak, sizeof(weak));
         if (weak[0])
@@ -641,6 +656,8 @@ out:
          * failure of sbx's own reports the error, not half a jail. */
         if (r < 0)
                 res->applied = 0;
+        if (egress.pid > 0)
+                sbx_egress_finish(&egress, res->network, sizeof(res->network));
         closep(&s.pidfd);
         closep(&s.sigfd);
         closep(&id_ns);

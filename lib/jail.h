@@ -26,6 +26,8 @@ struct sbx_result {
         unsigned applied;     /* enum sbx_applied bits: the hardening steps in force, each
                                * set by the step that took effect */
         char weakened[512];   /* newline-separated notes on what could not be applied */
+        char network[4096];   /* network: filtered: the broker's summary, the fields of a JSON
+                               * object ("allowed":[...],"denied":[...]); "" when none */
         char notes[512];      /* newline-separated: what the run left undone (filesystem.git's
                                * state not carried back), filled by the caller */
         struct sbx_validation validation; /* what the external validators said (filled by

@@ -166,7 +166,7 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, unsign
                  * processes outside it. */
                 attr.scoped = SBX_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | SBX_LANDLOCK_SCOPE_SIGNAL;
                 attr_size = sizeof(attr);
-        } else if (p->net == SBX_NET_HOST) {
+        } else if (!sbx_plan_own_netns(p)) {
                 snprintf(what, size, "landlock: ABI %d has no abstract-socket scoping (host network)", abi);
         }
 

@@ -255,6 +255,22 @@ static int copy_file(int root, const struct sbx_mount *m, struct sbx_error *e)
         return 0;
 }
 
+static int write_text(int root, const struct sbx_mount *m, struct sbx_error *e)
+{
+        _cleanup_close_ int parent = make_parents(root, m->dest, false, m->system, e);
+        _cleanup_close_ int dst = -1;
+        size_t len = strlen(m->source);
+
+        if (parent < 0)
+                return parent;
+        dst = openat(parent, base_name(m->dest), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+        if (dst < 0)
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "openat", m->dest, "cannot create file");
+        if (write(dst, m->source, len) != (ssize_t)len)
+                return sbx_error_set(e, SBX_STAGE_MOUNT, errno ? errno : EIO, "write", m->dest, "cannot write file");
+        return 0;
+}
+
 /* Step 1: every bind's source, cloned while the host's tree is still whole. */
 /* The system view, idmapped through lib/identity.h's namespace: root's files there
  * are nobody's to root's command.  A file system that cannot be idmapped (the
@@ -402,6 +418,8 @@ static int apply_one(int root, const struct sbx_mount *m, int tree, bool noexec,
                 return 0;
         case SBX_MOUNT_COPY:
                 return copy_file(root, m, e);
+        case SBX_MOUNT_TEXT:
+                return write_text(root, m, e);
         case SBX_MOUNT_TMPFS:
                 if (sbx_mount_is_shm(m)) /* its size is /dev/shm's: apply_dev() */
                         return 0;

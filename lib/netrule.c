@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "ssrf.h"
 
 /* ---- names ---- */
@@ -462,4 +463,61 @@ int sbx_netrules_match(const struct sbx_netrules *set, const char *host, uint16_
         if (sbx_netname_normalize(host, name, &why) < 0)
                 return -EINVAL;
         return decide(set, name, 0, NULL, port, proto, rule);
+}
+
+int sbx_netrules_name_verdict(const struct sbx_netrules *set, const char *name, const struct sbx_netrule **rule)
+{
+        const struct sbx_netrule *best[2] = { NULL, NULL };
+
+        if (rule)
+                *rule = NULL;
+        for (size_t i = 0; i < set->n; i++) {
+                const struct sbx_netrule *r = &set->v[i];
+                int k = r->kind == SBX_NETRULE_DENY;
+
+                /* A deny on one port leaves the name to the other ports. */
+                if ((k && r->port) || !name_matches(r, name))
+                        continue;
+                if (!best[k] || specificity(r) > specificity(best[k]))
+                        best[k] = r;
+        }
+        if (rule)
+                *rule = best[1] ? best[1] : best[0];
+        return best[1] ? SBX_NET_DENY : best[0] ? SBX_NET_ALLOW : SBX_NET_NO_MATCH;
+}
+
+size_t sbx_netrules_ports(const struct sbx_netrules *set, uint16_t *ports, size_t max)
+{
+        size_t n = 0;
+
+        for (size_t i = 0; i < set->n; i++) {
+                const struct sbx_netrule *r = &set->v[i];
+                size_t j;
+
+                if (r->kind != SBX_NETRULE_ALLOW || !r->port)
+                        continue;
+                for (j = 0; j < n && ports[j] != r->port; j++)
+                        ;
+                if (j == n && n < max)
+                        ports[n++] = r->port;
+        }
+        return n;
+}
+
+void sbx_netrules_to_json(FILE *f, const struct sbx_netrules *set)
+{
+        for (int k = 0; k < 2; k++) {
+                bool first = true;
+
+                fputs(k ? ",\"deny\":[" : "\"allow\":[", f);
+                for (size_t i = 0; i < set->n; i++) {
+                        if ((int)set->v[i].kind != (k ? SBX_NETRULE_DENY : SBX_NETRULE_ALLOW))
+                                continue;
+                        if (!first)
+                                fputc(',', f);
+                        first = false;
+                        sbx_json_string(f, set->v[i].text);
+                }
+                fputc(']', f);
+        }
 }

@@ -36,7 +36,9 @@
  * address literal in any spelling inet_aton accepts ("0x7f.1") is that address. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -96,6 +98,18 @@ int sbx_netrules_match_addr(const struct sbx_netrules *set, const struct sockadd
                             enum sbx_net_proto proto, const struct sbx_netrule **rule);
 
 void sbx_netrules_free(struct sbx_netrules *set);
+
+/* For a DNS question: may @name (normalised) be reached at all?  DENY when a deny
+ * rule without a port names it (a port's deny leaves the others), ALLOW when an allow
+ * rule names it on any port, NO_MATCH otherwise. */
+int sbx_netrules_name_verdict(const struct sbx_netrules *set, const char *name, const struct sbx_netrule **rule);
+
+/* The ports allow rules name ("github.com:22"), each once, at most @max: the broker
+ * listens on them besides 80 and 443.  Returns how many. */
+size_t sbx_netrules_ports(const struct sbx_netrules *set, uint16_t *ports, size_t max);
+
+/* "allow":[...],"deny":[...] (the rules' normalised text), for --json. */
+void sbx_netrules_to_json(FILE *f, const struct sbx_netrules *set);
 
 /* Normalises a host name into @out (lowercase, one trailing dot dropped) and
  * validates it (charset, label and total lengths, ASCII only).  0, or -EINVAL with

@@ -50,6 +50,8 @@ void sbx_plan_done(struct sbx_plan *p)
         sbx_strv_free(&p->roots_rw);
         sbx_strv_free(&p->exec_allow);
         sbx_strv_free(&p->hide);
+        sbx_netrules_free(&p->net_rules);
+        sbx_netrules_free(&p->net_site);
         *p = (struct sbx_plan){ 0 };
 }
 
@@ -73,6 +75,11 @@ bool sbx_path_is_normal(const char *path)
                         return false;
         }
         return true;
+}
+
+const char *sbx_net_name(enum sbx_net n)
+{
+        return n == SBX_NET_HOST ? "host" : n == SBX_NET_FILTERED ? "filtered" : "none";
 }
 
 int sbx_plan_add_mount(struct sbx_plan *p, enum sbx_mount_kind kind, const char *source,
@@ -163,6 +170,7 @@ static const char *mount_kind_name(enum sbx_mount_kind k)
         case SBX_MOUNT_TMPFS: return "tmpfs";
         case SBX_MOUNT_SYMLINK: return "symlink";
         case SBX_MOUNT_COPY: return "copy";
+        case SBX_MOUNT_TEXT: return "text";
         case SBX_MOUNT_MASK: return "mask";
         case SBX_MOUNT_STATE: return "state";
         }
@@ -222,7 +230,17 @@ void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_for
         fputs(",\"hostname\":", f);
         sbx_json_string(f, p->hostname);
         fputs(",\"network\":", f);
-        sbx_json_string(f, p->net == SBX_NET_NONE ? "none" : "host");
+        sbx_json_string(f, sbx_net_name(p->net));
+        if (p->net == SBX_NET_FILTERED) {
+                fputs(",\"network_rules\":{", f);
+                sbx_netrules_to_json(f, &p->net_rules);
+                if (p->net_site.n) {
+                        fputs(",\"site\":{", f);
+                        sbx_netrules_to_json(f, &p->net_site);
+                        fputc('}', f);
+                }
+                fputc('}', f);
+        }
         fputs(",\"namespaces\":[\"pid\",\"mount\"", f);
         if (!(p->ns_shared & SBX_NS_SHARE_UTS))
                 fputs(",\"uts\"", f);
@@ -230,7 +248,7 @@ void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_for
                 fputs(",\"ipc\"", f);
         if (!(p->ns_shared & SBX_NS_SHARE_CGROUP))
                 fputs(",\"cgroup\"", f);
-        if (p->net == SBX_NET_NONE)
+        if (sbx_plan_own_netns(p))
                 fputs(",\"net\"", f);
         if (p->userns || p->root_userns)
                 fputs(",\"user\"", f);
@@ -241,7 +259,7 @@ void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_for
                 fprintf(f, "%s{\"type\":\"%s\",\"dest\":", i ? "," : "", mount_kind_name(m->kind));
                 sbx_json_string(f, m->dest);
                 if (m->source) {
-                        fputs(m->kind == SBX_MOUNT_SYMLINK ? ",\"target\":" : ",\"source\":", f);
+                        fputs(m->kind == SBX_MOUNT_SYMLINK ? ",\"target\":" : m->kind == SBX_MOUNT_TEXT ? ",\"text\":" : ",\"source\":", f);
                         sbx_json_string(f, m->source);
                 }
                 if (m->kind == SBX_MOUNT_TMPFS || m->kind == SBX_MOUNT_STATE)

@@ -13,11 +13,15 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "netrule.h"
 #include "strv.h"
 
 enum sbx_net {
         SBX_NET_NONE, /* new network namespace with only lo, up */
         SBX_NET_HOST, /* the host's network namespace */
+        SBX_NET_FILTERED, /* its own namespace with only lo, where every connection and
+                           * DNS question lands on the egress broker's listeners, which
+                           * reach out for it by the plan's rules (lib/egress.h) */
 };
 
 enum sbx_mount_kind {
@@ -26,6 +30,8 @@ enum sbx_mount_kind {
         SBX_MOUNT_TMPFS,   /* private tmpfs of `size` bytes */
         SBX_MOUNT_SYMLINK, /* a symlink at dest pointing to source, as on the host */
         SBX_MOUNT_COPY,    /* a small system file copied into the read-only root */
+        SBX_MOUNT_TEXT,    /* a small file made in the read-only root holding `source` as
+                            * its text (a filtered jail's /etc/resolv.conf) */
         SBX_MOUNT_MASK,    /* dest hidden: an empty read-only directory, or /dev/null */
         SBX_MOUNT_STATE,   /* a private tmpfs of `size` bytes holding copies of `files`, which
                             * the launcher gets back after the run (sbx_result.state_fds):
@@ -110,7 +116,12 @@ struct sbx_plan {
         /* The harness's tags (--tool-use-id, --session-id): for the audit record and
          * --json only; the jail never sees them. */
         char *tool_use_id, *session_id;
+        char audit_id[17]; /* the run's SBX_ID, for the egress broker's records; "" none */
         enum sbx_net net;
+        /* network: filtered: the profile's allow and deny rules with the caller's
+         * --net-deny, and the site policy's, which a connection must pass as well
+         * (its allow rules, where it has any, are a ceiling; its deny rules add). */
+        struct sbx_netrules net_rules, net_site;
         struct sbx_mount *mounts;
         size_t n_mounts;
         char **env; /* "NAME=VALUE", the jail's whole environment */
@@ -157,6 +168,13 @@ struct sbx_plan {
 
 
 void sbx_plan_init(struct sbx_plan *p);
+/* "none", "host", "filtered". */
+const char *sbx_net_name(enum sbx_net n);
+/* The jail has a network namespace of its own (none, filtered). */
+static inline bool sbx_plan_own_netns(const struct sbx_plan *p)
+{
+        return p->net != SBX_NET_HOST;
+}
 void sbx_plan_done(struct sbx_plan *p);
 
 int sbx_plan_add_mount(struct sbx_plan *p, enum sbx_mount_kind kind, const char *source,

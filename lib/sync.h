@@ -12,6 +12,8 @@ enum sbx_msg_type {
         SBX_MSG_STATE_FD = 4, /* the mount fd of the plan's SBX_MOUNT_STATE number wstatus */
         SBX_MSG_APPLIED = 5,  /* hardening steps done: applied (enum sbx_applied bits) */
         SBX_MSG_USERNS = 6,   /* lib/identity.c's user namespace, as the fd alongside */
+        SBX_MSG_NET_FD = 7,   /* an egress broker listener, the fd alongside: wstatus its
+                               * role, applied its port (lib/egress.h) */
 };
 
 struct sbx_msg {

@@ -62,7 +62,7 @@ void sbx_tier_choose(const struct sbx_probe *pr, const struct sbx_plan *p, struc
                 /* (a user namespace only where the jail makes one; lo only for network: none) */
                 if ((id == SBX_PROBE_USERNS || id == SBX_PROBE_IDMAP) && !pr->userns)
                         continue;
-                if (id == SBX_PROBE_NETNS && p->net != SBX_NET_NONE)
+                if (id == SBX_PROBE_NETNS && !sbx_plan_own_netns(p))
                         continue;
                 c->tier = SBX_TIER_REFUSE;
                 c->failed = id;

@@ -159,6 +159,35 @@ static int stat_system_entry(struct sbx_mount *m, bool *drop, struct sbx_error *
         return 0;
 }
 
+/* A filtered jail asks the egress broker for every name (lib/egress.h): its resolver
+ * is the broker's listener, whatever the host's says. */
+static int filtered_resolver(struct sbx_plan *p, struct sbx_error *e)
+{
+        static const char text[] = "# sbx: names are answered by the egress broker (network: filtered)\n"
+                                   "nameserver 127.0.0.1\n";
+        struct sbx_mount *m = NULL;
+        int r;
+
+        if (p->net != SBX_NET_FILTERED)
+                return 0;
+        for (size_t i = 0; i < p->n_mounts && !m; i++)
+                if (p->mounts[i].system && strcmp(p->mounts[i].dest, "/etc/resolv.conf") == 0)
+                        m = &p->mounts[i];
+        if (!m) {
+                if ((r = sbx_plan_add_mount(p, SBX_MOUNT_TEXT, text, "/etc/resolv.conf", 0, e)) < 0)
+                        return r;
+                m = &p->mounts[p->n_mounts - 1];
+                m->system = true;
+                return 0;
+        }
+        free(m->source);
+        if (!(m->source = strdup(text)))
+                return sbx_error_set(e, SBX_STAGE_VALIDATE, ENOMEM, "", m->dest, "out of memory");
+        m->kind = SBX_MOUNT_TEXT;
+        m->optional = false;
+        return 0;
+}
+
 /* Binds the caller asked for: followed and canonicalized, then refused if they land in
  * the kernel's trees.  Opened as the caller (we run as the caller), so nothing the
  * caller could not reach is bound. */
@@ -573,7 +602,7 @@ int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error
 
         if (p->workspace_mode != SBX_WS_NONE && (r = resolve_workspace(p, caller, &ws, e)) < 0)
                 return r;
-        if ((r = sbx_etc_view_add_packaged(p, e)) < 0)
+        if ((r = sbx_etc_view_add_packaged(p, e)) < 0 || (r = filtered_resolver(p, e)) < 0)
                 return r;
 
         for (size_t i = 0; i < p->n_mounts;) {

@@ -35,10 +35,16 @@ const struct sbx_option sbx_option_table[] = {
           .help = "a private tmpfs at DEST (default size 64M); at /dev/shm,\n"
                   "the size of the jail's own /dev/shm (default 64M)",
           .doc = "an absolute path and an optional size", .example = "/scratch:128M" },
-        { .cli = "net", .metavar = "none|host", .bus = "net", .kind = SBX_OPT_NET, .offset = PLAN(net),
-          .help = "none: only an isolated loopback; host: the host's (only\n"
-                  "where the profile has network: host)",
-          .doc = "none or host", .example = "none" },
+        { .cli = "net", .metavar = "none|filtered|host", .bus = "net", .kind = SBX_OPT_NET, .offset = PLAN(net),
+          .help = "none: only an isolated loopback; filtered: the profile's\n"
+                  "allowed names through sbx's egress broker (only where\n"
+                  "the profile has network: filtered); host: the host's\n"
+                  "(only where the profile has network: host)",
+          .doc = "none, filtered or host", .example = "none" },
+        { .cli = "net-deny", .metavar = "RULE", .bus = "net_deny", .kind = SBX_OPT_NET_DENY,
+          .help = "under network: filtered, also refuse RULE: a name,\n"
+                  "*.domain, an address or CIDR, with an optional :PORT",
+          .doc = "an egress rule: NAME, *.DOMAIN, ADDRESS or CIDR, optionally :PORT", .example = "gist.github.com" },
         { .cli = "env", .metavar = "NAME[=VALUE]", .kind = SBX_OPT_ENV,
           .help = "pass NAME from the caller, or set it; the environment is\n"
                   "otherwise only what the profile sets and passes",
@@ -328,9 +334,13 @@ int sbx_option_set(struct sbx_ask *a, const struct sbx_option *o, const char *na
                 r = set_string(&p->hostname, value, e);
                 break;
         case SBX_OPT_NET:
-                if (strcmp(value, "none") != 0 && strcmp(value, "host") != 0)
+                if (strcmp(value, "none") != 0 && strcmp(value, "host") != 0 && strcmp(value, "filtered") != 0)
                         return bad(e, o, name, value, NULL);
-                p->net = strcmp(value, "host") == 0 ? SBX_NET_HOST : SBX_NET_NONE;
+                p->net = strcmp(value, "host") == 0 ? SBX_NET_HOST : strcmp(value, "filtered") == 0 ? SBX_NET_FILTERED : SBX_NET_NONE;
+                break;
+        case SBX_OPT_NET_DENY:
+                if ((r = sbx_netrules_add(&p->net_rules, value, SBX_NETRULE_DENY, e)) < 0)
+                        sbx_error_hint(e, "--%s takes %s, e.g. --%s %s", o->cli, o->doc, o->cli, o->example);
                 break;
         case SBX_OPT_BIND_RO:
         case SBX_OPT_BIND_RW:

@@ -22,7 +22,9 @@ enum sbx_opt_kind {
         SBX_OPT_MEMORY,    /* a size, or in text a share of RAM: "50%" */
         SBX_OPT_COUNT,     /* uint64_t */
         SBX_OPT_HOSTNAME,  /* char * */
-        SBX_OPT_NET,       /* enum sbx_net: none, host */
+        SBX_OPT_NET,       /* enum sbx_net: none, filtered, host */
+        SBX_OPT_NET_DENY,  /* an egress rule (lib/netrule.h) denied on top of the profile's
+                            * (repeats) */
         SBX_OPT_BIND_RO,   /* PATH[:DEST], a read-only bind (repeats) */
         SBX_OPT_BIND_RW,   /* PATH[:DEST], a read-write bind (repeats) */
         SBX_OPT_TMPFS,     /* DEST[:SIZE] (repeats) */

@@ -11,6 +11,7 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/broker.h"
+#include "../lib/egress.h"
 #include "../lib/json.h"
 #include "../lib/tier.h"
 #include "profile.h"
@@ -55,6 +56,35 @@ static int narrow_limits(struct sbx_plan *p, const struct sbx_ask *ask, struct s
         return 0;
 }
 
+/* The caller's --net-deny rules join the profile's; the proxy variables point
+ * proxy-aware tools at the broker (lib/egress.h), which the others reach anyway. */
+static int narrow_net(struct sbx_plan *p, const struct sbx_plan *cli, struct sbx_error *e)
+{
+        static const char *const proxy_vars[] = { "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy" };
+        int r;
+
+        if (cli->net_rules.n && p->net != SBX_NET_FILTERED) {
+                r = sbx_error_set(e, SBX_STAGE_PROFILE, EINVAL, "", "", "--net-deny needs network: filtered (the jail's network is '%s')",
+                                  sbx_net_name(p->net));
+                sbx_error_hint(e, "drop --net-deny, or use a profile with network: filtered");
+                return r;
+        }
+        for (size_t i = 0; i < cli->net_rules.n; i++)
+                if ((r = sbx_netrules_add(&p->net_rules, cli->net_rules.v[i].text, SBX_NETRULE_DENY, e)) < 0)
+                        return r;
+        if (p->net != SBX_NET_FILTERED)
+                return 0;
+        for (size_t i = 0; i < ELEMENTSOF(proxy_vars); i++)
+                if ((r = sbx_plan_set_env(p, proxy_vars[i], SBX_EGRESS_PROXY_URL, e)) < 0)
+                        return r;
+        if ((r = sbx_plan_set_env(p, "ALL_PROXY", SBX_EGRESS_SOCKS_URL, e)) < 0 ||
+            (r = sbx_plan_set_env(p, "all_proxy", SBX_EGRESS_SOCKS_URL, e)) < 0 ||
+            (r = sbx_plan_set_env(p, "NO_PROXY", "localhost,127.0.0.1,::1", e)) < 0 ||
+            (r = sbx_plan_set_env(p, "no_proxy", "localhost,127.0.0.1,::1", e)) < 0)
+                return r;
+        return 0;
+}
+
 static int narrow(struct sbx_plan *p, const struct sbx_ask *ask, struct sbx_error *e)
 {
         const struct sbx_plan *cli = &ask->plan;
@@ -66,8 +96,15 @@ static int narrow(struct sbx_plan *p, const struct sbx_ask *ask, struct sbx_erro
                 sbx_error_hint(e, "use a profile with network: host (e.g. --profile network)");
                 return r;
         }
+        if (net_set && cli->net == SBX_NET_FILTERED && p->net == SBX_NET_NONE) {
+                r = sbx_error_set(e, SBX_STAGE_PROFILE, EPERM, "", "", "profile '%s' does not allow --net filtered", p->name);
+                sbx_error_hint(e, "use a profile with network: filtered (e.g. --profile network), which says what it may reach");
+                return r;
+        }
         if (net_set)
                 p->net = cli->net;
+        if ((r = narrow_net(p, cli, e)) < 0)
+                return r;
         p->sig_ignored = cli->sig_ignored;
         if ((r = narrow_limits(p, ask, e)) < 0)
                 return r;

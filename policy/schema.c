@@ -571,7 +571,39 @@ static const struct sbx_bounds b_argv = { 64, 1u << 20 };
 
 static const enum sbx_mount_kind kind_ro = SBX_MOUNT_RO, kind_rw = SBX_MOUNT_RW, kind_tmpfs = SBX_MOUNT_TMPFS;
 
-static const char *const net_names[] = { "none", "host", NULL };
+static const char *const net_names[] = { "none", "host", "filtered", NULL };
+static const enum sbx_netrule_kind rule_allow = SBX_NETRULE_ALLOW, rule_deny = SBX_NETRULE_DENY;
+
+/* network.allow and network.deny: rules of lib/netrule.h, added to what the profile
+ * extended (a deny always narrows; an allow is this profile author's to give). */
+static int net_rule(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        struct sbx_error e = { 0 };
+
+        if (sbx_netrules_add(&prof(c)->plan.net_rules, v->value, *(const enum sbx_netrule_kind *)k->arg, &e) < 0)
+                return sbx_diag_at(c->d, c->file, v, "'%s': %s%s%s", c->path, e.msg, e.hint[0] ? "; " : "", e.hint);
+        return 0;
+}
+
+static int parse_net_rules(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        return sbx_walk_each_item(c, k, v, net_rule);
+}
+
+static const struct sbx_key network_keys[] = {
+        { "mode", sbx_key_enum, OFF(plan.net), net_names, "none, host, filtered" },
+        { "allow", parse_net_rules, 0, &rule_allow, "[registry.npmjs.org, \"*.pypi.org\", \"github.com:22\"]" },
+        { "deny", parse_net_rules, 0, &rule_deny, "[gist.github.com, \"*:25\"]" },
+        {},
+};
+
+/* network: none | host | filtered, or a mapping with mode, allow and deny. */
+static int parse_network(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        if (v->type == SBX_NODE_MAP)
+                return sbx_walk(c, network_keys, v);
+        return sbx_key_enum(c, k, v);
+}
 static const char *const ws_names[] = { "rw", "ro", "none", NULL };
 static const char *const mode_names[] = { "off", "allowlist", "denylist", NULL };
 static const char *const action_names[] = { "errno", "kill", NULL };
@@ -695,7 +727,7 @@ static const struct sbx_key top_keys[] = {
         { "optional", parse_optional, OFF(plan.optional), NULL, "[cgroup]" },
         { "workdir", parse_workdir, OFF(plan.workdir), NULL, "\"{workspace}/src\"" },
         { "hostname", parse_hostname, OFF(plan.hostname), NULL, "sbx" },
-        { "network", sbx_key_enum, OFF(plan.net), net_names, "none, host" },
+        { "network", parse_network, OFF(plan.net), net_names, "none, host, filtered" },
         { "namespaces", parse_namespaces, 0, NULL, "{ ipc: true, uts: true }" },
         { "filesystem", sbx_key_section, 0, filesystem_keys, NULL },
         { "environment", sbx_key_section, 0, environment_keys, NULL },

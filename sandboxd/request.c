@@ -146,7 +146,7 @@ static const struct sbx_option *option_row(struct sbx_request *rq, const char *k
                 sbx_error_hint(e, "string options: %s; numbers (t): %s", strings, numbers);
                 return NULL;
         }
-        if (o->kind == SBX_OPT_BIND_RO || o->kind == SBX_OPT_BIND_RW || o->kind == SBX_OPT_TMPFS) {
+        if (o->kind == SBX_OPT_BIND_RO || o->kind == SBX_OPT_BIND_RW || o->kind == SBX_OPT_TMPFS || o->kind == SBX_OPT_NET_DENY) {
                 if (rq->n_mounts++ >= SBX_REQ_MAX_MOUNTS) {
                         invalid(e, E2BIG, "options", "more than 64 mounts");
                         return NULL;

@@ -77,7 +77,10 @@ static int append_rows(sd_bus_message *m, const struct sbx_ask *a)
                 if (sbx_option_bus_type(o) == 't')
                         r = sd_bus_message_append(m, "{sv}", o->bus, "t", sbx_option_get_u64(p, o));
                 else if (o->kind == SBX_OPT_NET)
-                        r = sd_bus_message_append(m, "{sv}", o->bus, "s", p->net == SBX_NET_HOST ? "host" : "none");
+                        r = sd_bus_message_append(m, "{sv}", o->bus, "s", sbx_net_name(p->net));
+                else if (o->kind == SBX_OPT_NET_DENY)
+                        for (size_t j = 0; r >= 0 && j < p->net_rules.n; j++)
+                                r = sd_bus_message_append(m, "{sv}", o->bus, "s", p->net_rules.v[j].text);
                 else if (o->kind == SBX_OPT_HOSTNAME || o->kind == SBX_OPT_TAG)
                         r = sd_bus_message_append(m, "{sv}", o->bus, "s", sbx_option_get_str(p, o));
         }

@@ -383,6 +383,7 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
          * neither, direct mode writes no audit line, since stderr belongs to the
          * command. */
         sbx_audit_id_new(id);
+        memcpy(d->pr.plan.audit_id, id, sizeof(d->pr.plan.audit_id)); /* the broker's records name it */
         a = (struct sbx_audit){
                 .id = id,
                 .mode = "direct",

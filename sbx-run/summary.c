@@ -96,6 +96,9 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
         string_list(f, res->weakened, "\n");
         fputs(",\"notes\":", f);
         string_list(f, res->notes, "\n");
+        /* network: filtered: what the broker let through and refused (lib/egress.h). */
+        if (res->network[0])
+                fprintf(f, ",\"network\":{%s}", res->network);
         fputs(",\"tool_use_id\":", f);
         null_or_string(f, asked ? asked->tool_use_id : NULL);
         fputs(",\"session_id\":", f);

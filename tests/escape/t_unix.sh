@@ -152,15 +152,15 @@ if [[ $RC == 0 ]] && grep -qx "own ok" "$OUT"; then t_ok "the jail's own unix so
 else t_fail "the jail's own unix sockets work, in /tmp and the workspace" "$(run_info)"; fi
 # With the host's network, a socket the jail makes in the workspace is not told apart
 # from a host's (both are in the host's namespace): only its own tmpfs count.
-sbx --profile network --workspace "$WS" -- python3 own.py /tmp/own.sock
+sbx --profile network-host --workspace "$WS" -- python3 own.py /tmp/own.sock
 if [[ $RC == 0 ]] && grep -qx "own ok" "$OUT"; then t_ok "--net host: the jail's own unix sockets work in /tmp"
 else t_fail "--net host: the jail's own unix sockets work in /tmp" "$(run_info)"; fi
-sbx --profile network --workspace "$WS" -- python3 own.py own.sock
+sbx --profile network-host --workspace "$WS" -- python3 own.py own.sock
 if [[ $RC != 0 ]] && grep -q "PermissionError" "$ERR"; then t_ok "--net host: one in the workspace is refused (EACCES), as a host's would be"
 else t_fail "--net host: one in the workspace is refused (EACCES), as a host's would be" "$(run_info)"; fi
 # Abstract ones are scoped by Landlock.
 start_listener abstract "sbx-abs-$$"
-sbx --profile network --workspace "$WS" -- python3 -c "import socket
+sbx --profile network-host --workspace "$WS" -- python3 -c "import socket
 s = socket.socket(socket.AF_UNIX)
 try: s.connect('\0sbx-abs-$$'); print('reached 1')
 except OSError as e: print('reached 0', e.errno)"

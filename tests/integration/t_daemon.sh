@@ -174,7 +174,7 @@ fds0=$(dm_fds)
 usbx --workspace "$WS" --profile strict -- /bin/true
 ((RC == 0)) && t_ok "user: may use strict" || t_fail "user: may use strict" "$(run_info)"
 
-usbx --workspace "$WS" --profile network -- /bin/true
+usbx --workspace "$WS" --profile network-host -- /bin/true
 ((RC == 126)) && t_ok "user: network profile denied with 126" || t_fail "user: network profile denied with 126" "$(run_info)"
 grep -q "network" "$ERR" && t_ok "user: the refusal names the profile" || t_fail "user: the refusal names the profile" "$(head -c 300 "$ERR")"
 [[ $(wc -l <"$ERR") == 1 ]] && t_ok "user: the refusal is one line" || t_fail "user: the refusal is one line" "$(cat "$ERR")"

@@ -201,7 +201,7 @@ dns bad bad.example.org A
 dns badaaaa bad.example.org AAAA
 dns other other.example.net A
 dns exfil c2VjcmV0LXdvcmtzcGFjZQ.other.example.net A
-dns exfil2 c2VjcmV0.bad.example.org TXT
+dns exfil2 c2VjcmV0.other.example.net TXT
 dns gh github.com A
 getent hosts bad.example.org >/dev/null && echo getent_bad=resolved || echo getent_bad=failed
 # around the broker: straight to the lab DNS server
@@ -223,7 +223,7 @@ jis "dns: denied bad.example.org is NXDOMAIN" bad_status NXDOMAIN
 jis "dns: denied bad.example.org AAAA is NXDOMAIN" badaaaa_status NXDOMAIN
 jis "dns: not-allowlisted other.example.net is NXDOMAIN" other_status NXDOMAIN
 jis "dns: a tunnelled label under a not-allowlisted name is NXDOMAIN" exfil_status NXDOMAIN
-jnre "dns: TXT under a denied name gets no answer" exfil2_status '^NOERROR$'
+jis "dns: TXT under a not-allowlisted name is NXDOMAIN" exfil2_status NXDOMAIN
 jis "dns: github.com (outside every rule) is NXDOMAIN" gh_status NXDOMAIN
 jis "dns: getent hosts bad.example.org fails" getent_bad failed
 jis "dns: a query straight to the lab DNS (192.0.2.53) gets no answer" direct_dns 0
@@ -567,9 +567,11 @@ a = find(n.get("allowed"), host="example.com", port=443)
 print("allowed_example=%s" % (a.get("count") if a else "missing"))
 d = find(n.get("denied"), host="bad.example.org", port=80)
 print("denied_bad_reason=%s" % (d.get("reason") if d else "missing"))
+print("denied_bad_code=%s" % (d.get("code") if d else "missing"))
 print("denied_bad_count=%s" % (d.get("count") if d else "missing"))
 m = find(n.get("denied"), host="meta.example.com", port=80)
 print("denied_meta_reason=%s" % (m.get("reason") if m else "missing"))
+print("denied_meta_code=%s" % (m.get("code") if m else "missing"))
 EOF
 	for k in has_network; do
 		t_check "--json: has a network object" "$(head -c 300 "$T/summary.json")" test "$(kv has_network "$T/net.kv")" = 1
@@ -577,11 +579,11 @@ EOF
 	t_check "--json: allowed example.com:443 counted twice (control + fetch)" "$(cat "$T/net.kv" | tr '\n' ' ')" \
 		test "$(kv allowed_example "$T/net.kv")" = 2
 	t_check "--json: denied bad.example.org:80, reason denied" "$(cat "$T/net.kv" | tr '\n' ' ')" \
-		test "$(kv denied_bad_reason "$T/net.kv")" = denied
+		test "$(kv denied_bad_code "$T/net.kv")" = denied
 	t_check "--json: denied bad.example.org:80 counted once" "$(cat "$T/net.kv" | tr '\n' ' ')" \
 		test "$(kv denied_bad_count "$T/net.kv")" = 1
 	t_check "--json: denied meta.example.com:80, reason ssrf-metadata" "$(cat "$T/net.kv" | tr '\n' ' ')" \
-		test "$(kv denied_meta_reason "$T/net.kv")" = ssrf-metadata
+		test "$(kv denied_meta_code "$T/net.kv")" = ssrf-metadata
 elif [[ $(kv ran 2>/dev/null) == 1 ]]; then
 	t_fail "--json: the last line of stderr is a JSON object" "$(tail -n 1 "$ERR" | head -c 300)"
 fi

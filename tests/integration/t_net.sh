@@ -1,7 +1,7 @@
 #!/bin/bash
 # Network and sockets: a host TCP listener on 127.0.0.1, a host abstract unix
 # socket and a host path socket get no connection from the jail (counted on
-# the listener side), while --profile network reaches the same listener;
+# the listener side), while --profile network-host reaches the same listener;
 # --net host is refused under a profile without network: host.
 . "$(dirname "$0")/../lib.sh"
 t_init
@@ -28,10 +28,10 @@ if start_listener tcp ""; then
 		host_check "host listener got no connection from the jail" "accepts: $(listener_count), expected 2" \
 			test "$(listener_count)" = 2
 		# The network profile is the documented way out: the same listener counts it.
-		jail --profile network -- connect-tcp 127.0.0.1 "$port"
-		expect_kv "--profile network reaches the host listener" result ok
+		jail --profile network-host -- connect-tcp 127.0.0.1 "$port"
+		expect_kv "--profile network-host reaches the host listener" result ok
 		settle connect-tcp 127.0.0.1 "$port"
-		host_check "listener counted the --profile network connection" "accepts: $(listener_count), expected 4" \
+		host_check "listener counted the --profile network-host connection" "accepts: $(listener_count), expected 4" \
 			test "$(listener_count)" = 4
 	else
 		t_fail "control: host reaches its own listener" "$(cat "$T/host-connect")"

@@ -23,7 +23,7 @@ t_check "... pointing at --list-profiles once" "$(run_info)" test "$(grep -o 'li
 sbx --list-profiles
 list_rc=$RC
 cp "$OUT" "$T/list"
-for p in workspace readonly network build strict git debug; do
+for p in workspace readonly network network-host build strict git debug; do
 	if [[ $list_rc == 0 ]] && grep -q "^$p " "$T/list"; then
 		t_ok "--list-profiles lists $p"
 	else
@@ -45,12 +45,12 @@ if grep -q "does not allow --net host" "$ERR" && ! grep -q "result=" "$OUT"; the
 else
 	t_fail "--net host refusal says why and runs nothing" "$(run_info)"
 fi
-jail --profile network -- status
-if ran_ok "network profile runs"; then
+jail --profile network-host -- status
+if ran_ok "network-host profile runs"; then
 	if [[ $(kv ns.net) == "$(host_ns net)" ]]; then
-		t_ok "network profile shares the host's network namespace"
+		t_ok "network-host profile shares the host's network namespace"
 	else
-		t_fail "network profile shares the host's network namespace" "ns.net=$(kv ns.net) host=$(host_ns net)"
+		t_fail "network-host profile shares the host's network namespace" "ns.net=$(kv ns.net) host=$(host_ns net)"
 	fi
 fi
 sbx --profile strict --workspace "$WS" --pids 300 -- ls

@@ -464,11 +464,28 @@ static void test_shipped(void)
         }
         sbx_profile_done(&pr);
 
-        if (load("network", &pr) == 0)
-                CHECK(G, "network: host network, the rest from workspace",
+        if (load("network-host", &pr) == 0)
+                CHECK(G, "network-host: host network, the rest from workspace",
                       pr.plan.net == SBX_NET_HOST && str_is(pr.plan.hostname, "sbx") && pr.plan.limits.pids == 1024);
         else
+                CHECK(G, "network-host loads by name", false);
+        sbx_profile_done(&pr);
+
+        if (load("network", &pr) == 0) {
+                const struct sbx_netrule *rule = NULL;
+
+                CHECK(G, "network: filtered, the rest from workspace",
+                      pr.plan.net == SBX_NET_FILTERED && str_is(pr.plan.hostname, "sbx") && pr.plan.limits.pids == 1024);
+                CHECK(G, "network: registry.npmjs.org allowed on 443 for the web",
+                      sbx_netrules_match(&pr.plan.net_rules, "registry.npmjs.org", 443, SBX_NET_WEB, &rule) == SBX_NET_ALLOW);
+                CHECK(G, "network: github.com:22 raw allowed, github.com:23 not",
+                      sbx_netrules_match(&pr.plan.net_rules, "github.com", 22, SBX_NET_RAW, &rule) == SBX_NET_ALLOW &&
+                              sbx_netrules_match(&pr.plan.net_rules, "github.com", 23, SBX_NET_RAW, &rule) == SBX_NET_NO_MATCH);
+                CHECK(G, "network: an unlisted name is not allowed",
+                      sbx_netrules_match(&pr.plan.net_rules, "evil.example", 443, SBX_NET_WEB, &rule) == SBX_NET_NO_MATCH);
+        } else {
                 CHECK(G, "network loads by name", false);
+        }
         sbx_profile_done(&pr);
 
         if (load("build", &pr) == 0) {

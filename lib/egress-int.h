@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* The egress broker's insides, shared by its files (egress*.c); nothing outside
+ * lib/egress*.c includes this. */
+#pragma once
+
+#include <ares.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-event.h>
+
+#include "egress.h"
+#include "netrule.h"
+#include "sniff.h"
+#include "ssrf.h"
+#include "synth.h"
+
+#define EG_MAX_CONNS 1024        /* open connections per jail; more are refused */
+#define EG_HANDSHAKE_MS 10000    /* to send the first bytes the broker must see */
+#define EG_BUF_MAX 16384         /* SBX_SNIFF_TLS_MAX: the most it holds before relaying */
+#define EG_SUMMARY_ROWS 64       /* distinct (host, port, verdict) rows in --json */
+#define EG_AUDIT_PER_SEC 50      /* records per second; the rest counted, then said */
+
+struct eg_conn;
+
+struct eg_summary_row {
+        char host[SBX_NETNAME_MAX + 1];
+        uint16_t port;
+        bool allowed;
+        char code[48];
+        char reason[160];
+        unsigned count;
+};
+
+struct eg_broker {
+        sd_event *ev;
+        const struct sbx_plan *p;
+        struct sbx_synth *synth;
+        ares_channel ares;
+        sd_event_source *ares_timer;
+        struct eg_ares_fd {
+                int fd;
+                sd_event_source *src;
+        } ares_fds[16];
+        size_t n_conns;
+        struct eg_conn *conns; /* open connections (egress-conn.c), for the end of the run */
+        struct eg_summary_row rows[EG_SUMMARY_ROWS];
+        size_t n_rows;
+        unsigned rows_dropped;
+        uint64_t audit_window_ms; /* start of the current second */
+        unsigned audit_in_window, audit_suppressed;
+        char dns_code[48]; /* the last DNS denial's code, for its record */
+};
+
+/* A refusal, as the broker tells it to the client and the audit. */
+struct eg_verdict {
+        bool allowed;
+        char code[48];          /* X-Sbx-Error: not-allowlisted, denied, ssrf-<class>... */
+        char reason[SBX_NETNAME_MAX + 128];
+        char rule[SBX_NETRULE_TEXT_MAX + 8];
+};
+
+/* egress-conn.c */
+int eg_conn_accept(struct eg_broker *b, int listener, enum sbx_egress_role role, uint16_t port);
+/* The run is over: each relayed connection's record, then every connection closed. */
+void eg_conn_close_all(struct eg_broker *b);
+
+/* egress-dns.c */
+int eg_dns_udp(struct eg_broker *b, int fd);
+int eg_dns_tcp_accept(struct eg_broker *b, int listener);
+
+/* egress-decide.c: the rules of the plan and of the site, for a name or an address */
+void eg_decide_name(const struct eg_broker *b, const char *host, uint16_t port, enum sbx_net_proto proto,
+                    struct eg_verdict *v);
+/* For a DNS question: may @name be resolved at all. */
+void eg_decide_dns(const struct eg_broker *b, const char *name, struct eg_verdict *v);
+/* An address about to be dialled for @host (NULL: the jail named the address): the
+ * address rules and the SSRF ranges. */
+void eg_decide_addr(const struct eg_broker *b, const struct sockaddr *sa, socklen_t len, uint16_t port,
+                    enum sbx_net_proto proto, bool literal, struct eg_verdict *v);
+
+/* egress-resolve.c: host-side resolution through c-ares, on the loop */
+typedef void (*eg_resolved_fn)(void *ctx, int status, struct ares_addrinfo *ai);
+int eg_resolve_init(struct eg_broker *b);
+void eg_resolve(struct eg_broker *b, const char *name, eg_resolved_fn cb, void *ctx);
+void eg_resolve_done(struct eg_broker *b);
+
+/* egress-log.c: one audit record per decision, rate limited, and the summary */
+struct eg_record {
+        const char *action;  /* allow | deny */
+        const char *proto;   /* dns | tls | http | connect | socks | tcp */
+        const char *host;
+        uint16_t port;
+        const char *sni;
+        const char *rule;
+        const char *reason;
+        const char *code;    /* a denial's X-Sbx-Error code */
+        const char *addr;    /* the address dialled, or refused */
+        const char *addr_class;
+        uint64_t bytes_up, bytes_down, ms;
+        bool relayed;        /* an allowed connection, recorded at its end: bytes and time */
+};
+void eg_log(struct eg_broker *b, const struct eg_record *r);
+/* The summary's fields, JSON ("allowed":[...],"denied":[...]), into @out. */
+void eg_summary(const struct eg_broker *b, char *out, size_t size);
+
+uint64_t eg_now_ms(void);

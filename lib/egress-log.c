@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/* The broker's audit: one journal record per decision (SBX_NET_*), at most
+ * EG_AUDIT_PER_SEC a second, the rest counted and said in the next one that goes
+ * out; and the run's summary for --json: each (host, port, verdict) once, counted. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <syslog.h>
+#include <systemd/sd-journal.h>
+#include <time.h>
+
+#include "cleanup.h"
+#include "egress-int.h"
+#include "json.h"
+
+/* MESSAGE_ID of a network decision (systemd-id128 new); never change it. */
+#define NET_MESSAGE_ID "b6dfdf37e86d4f0197398733d666ab4d"
+#define FIELD_MAX 1024
+
+uint64_t eg_now_ms(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+struct fields {
+        struct iovec iov[24];
+        char buf[24][FIELD_MAX + 32];
+        size_t n;
+};
+
+/* NAME=value as one iovec, cut at FIELD_MAX; absent values are left out. */
+static void add(struct fields *f, const char *name, const char *value)
+{
+        int n;
+
+        if (!value || !*value || f->n >= ELEMENTSOF(f->iov))
+                return;
+        n = snprintf(f->buf[f->n], sizeof(f->buf[f->n]), "%s=%.*s", name, FIELD_MAX, value);
+        if (n < 0)
+                return;
+        f->iov[f->n] = (struct iovec){ f->buf[f->n], strlen(f->buf[f->n]) };
+        f->n++;
+}
+
+static void add_u64(struct fields *f, const char *name, uint64_t v)
+{
+        char num[24];
+
+        snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
+        add(f, name, num);
+}
+
+static void count(struct eg_broker *b, const struct eg_record *r)
+{
+        bool allowed = strcmp(r->action, "allow") == 0;
+        struct eg_summary_row *row = NULL;
+
+        if (allowed && strcmp(r->proto, "dns") == 0)
+                return;
+        for (size_t i = 0; i < b->n_rows && !row; i++)
+                if (b->rows[i].port == r->port && b->rows[i].allowed == allowed && strcmp(b->rows[i].host, r->host) == 0)
+                        row = &b->rows[i];
+        if (!row && b->n_rows < EG_SUMMARY_ROWS) {
+                row = &b->rows[b->n_rows++];
+                *row = (struct eg_summary_row){ .port = r->port, .allowed = allowed };
+                snprintf(row->host, sizeof(row->host), "%s", r->host ? r->host : "");
+                snprintf(row->reason, sizeof(row->reason), "%s", allowed || !r->reason ? "" : r->reason);
+                snprintf(row->code, sizeof(row->code), "%s", allowed || !r->code ? "" : r->code);
+        }
+        if (row)
+                row->count++;
+        else
+                b->rows_dropped++;
+}
+
+static bool within_rate(struct eg_broker *b)
+{
+        uint64_t now = eg_now_ms();
+
+        if (now - b->audit_window_ms >= 1000) {
+                b->audit_window_ms = now;
+                b->audit_in_window = 0;
+        }
+        if (b->audit_in_window >= EG_AUDIT_PER_SEC) {
+                b->audit_suppressed++;
+                return false;
+        }
+        b->audit_in_window++;
+        return true;
+}
+
+void eg_log(struct eg_broker *b, const struct eg_record *r)
+{
+        const struct sbx_plan *p = b->p;
+        struct fields f = { .n = 0 };
+        char msg[512];
+        bool deny = strcmp(r->action, "deny") == 0;
+
+        count(b, r);
+        if (!within_rate(b))
+                return;
+        if (r->relayed)
+                snprintf(msg, sizeof(msg), "sbx: network: allowed %s %s:%u, %llu bytes up, %llu down", r->proto, r->host,
+                         r->port, (unsigned long long)r->bytes_up, (unsigned long long)r->bytes_down);
+        else
+                snprintf(msg, sizeof(msg), "sbx: network: %s %s %s:%u%s%s", deny ? "denied" : "allowed", r->proto, r->host,
+                         r->port, deny && r->reason ? ": " : "", deny && r->reason ? r->reason : "");
+        add(&f, "MESSAGE", msg);
+        add(&f, "MESSAGE_ID", NET_MESSAGE_ID);
+        add_u64(&f, "PRIORITY", deny ? LOG_WARNING : LOG_INFO);
+        add(&f, "SYSLOG_IDENTIFIER", "sbx-egress");
+        add(&f, "SBX_EVENT", "network");
+        add(&f, "SBX_ID", p->audit_id);
+        add(&f, "SBX_PROFILE", p->name);
+        add(&f, "SBX_TOOL_USE_ID", p->tool_use_id);
+        add(&f, "SBX_SESSION_ID", p->session_id);
+        add(&f, "SBX_NET_ACTION", r->action);
+        add(&f, "SBX_NET_PROTO", r->proto);
+        add(&f, "SBX_NET_HOST", r->host);
+        add_u64(&f, "SBX_NET_PORT", r->port);
+        add(&f, "SBX_NET_SNI", r->sni);
+        add(&f, "SBX_NET_RULE", r->rule);
+        add(&f, "SBX_NET_REASON", r->reason);
+        add(&f, "SBX_NET_ERROR", r->code);
+        add(&f, "SBX_NET_ADDR", r->addr);
+        add(&f, "SBX_NET_ADDR_CLASS", r->addr_class);
+        if (r->relayed) {
+                add_u64(&f, "SBX_NET_BYTES_UP", r->bytes_up);
+                add_u64(&f, "SBX_NET_BYTES_DOWN", r->bytes_down);
+                add_u64(&f, "SBX_NET_MS", r->ms);
+        }
+        if (b->audit_suppressed) {
+                add_u64(&f, "SBX_NET_SUPPRESSED", b->audit_suppressed);
+                b->audit_suppressed = 0;
+        }
+        (void)sd_journal_sendv(f.iov, (int)f.n);
+}
+
+/* One summary row as JSON, into @buf. */
+static void row_json(const struct eg_summary_row *r, char *buf, size_t size)
+{
+        FILE *f = fmemopen(buf, size, "w");
+
+        buf[0] = '\0';
+        if (!f)
+                return;
+        fputs("{\"host\":", f);
+        sbx_json_string(f, r->host);
+        fprintf(f, ",\"port\":%u", r->port);
+        if (!r->allowed) {
+                fputs(",\"code\":", f);
+                sbx_json_string(f, r->code);
+                fputs(",\"reason\":", f);
+                sbx_json_string(f, r->reason);
+        }
+        fprintf(f, ",\"count\":%u}", r->count);
+        if (fclose(f) != 0)
+                buf[0] = '\0';
+}
+
+/* Rows that do not fit are counted in "more", so the object always closes. */
+void eg_summary(const struct eg_broker *b, char *out, size_t size)
+{
+        const size_t reserve = 64; /* the closing brackets and "more" */
+        unsigned more = b->rows_dropped;
+        size_t o = 0;
+        char row[1024];
+
+        if (size < reserve * 2) {
+                if (size)
+                        out[0] = '\0';
+                return;
+        }
+        o = (size_t)snprintf(out, size, "\"allowed\":[");
+        for (int allowed = 1; allowed >= 0; allowed--) {
+                bool first = true;
+
+                if (!allowed)
+                        o += (size_t)snprintf(out + o, size - o, "],\"denied\":[");
+                for (size_t i = 0; i < b->n_rows; i++) {
+                        const struct eg_summary_row *r = &b->rows[i];
+                        size_t n;
+
+                        if (r->allowed != (bool)allowed)
+                                continue;
+                        row_json(r, row, sizeof(row));
+                        n = strlen(row);
+                        if (!n || o + n + 1 + reserve >= size) {
+                                more++;
+                                continue;
+                        }
+                        o += (size_t)snprintf(out + o, size - o, "%s%s", first ? "" : ",", row);
+                        first = false;
+                }
+        }
+        o += (size_t)snprintf(out + o, size - o, "]");
+        if (more)
+                snprintf(out + o, size - o, ",\"more\":%u", more);
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/* The egress broker's process: forked by the launcher before the jail, outside it, in
+ * the host's network namespace; it serves the listeners the jail's PID 1 opened
+ * (egress-netns.c) on an sd-event loop until the launcher says stop, then sends back
+ * the run's summary.  It keeps no capability. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "egress-int.h"
+
+#define FINISH_MS 2000 /* for the summary, after the jail is gone */
+
+struct listener {
+        struct eg_broker *b;
+        enum sbx_egress_role role;
+        uint16_t port;
+        int fd;
+};
+
+static int on_listener(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+        struct listener *l = userdata;
+
+        (void)s;
+        (void)revents;
+        if (l->role == SBX_EGRESS_DNS_UDP)
+                (void)eg_dns_udp(l->b, fd);
+        else if (l->role == SBX_EGRESS_DNS_TCP)
+                (void)eg_dns_tcp_accept(l->b, fd);
+        else
+                (void)eg_conn_accept(l->b, fd, l->role, l->port);
+        return 0;
+}
+
+static void add_listener(struct eg_broker *b, const struct sbx_msg *m, int fd)
+{
+        struct listener *l = calloc(1, sizeof(*l));
+
+        if (!l || m->wstatus < SBX_EGRESS_DNS_UDP || m->wstatus > SBX_EGRESS_RAW || m->applied > 65535 ||
+            sd_event_add_io(b->ev, NULL, fd, EPOLLIN, on_listener, l) < 0) {
+                free(l);
+                close(fd);
+                return;
+        }
+        *l = (struct listener){ b, (enum sbx_egress_role)m->wstatus, (uint16_t)m->applied, fd };
+}
+
+static int on_control(sd_event_source *s, int sock, uint32_t revents, void *userdata)
+{
+        struct eg_broker *b = userdata;
+        char summary[SBX_EGRESS_SUMMARY_MAX];
+        struct sbx_msg m;
+        int fd;
+
+        (void)s;
+        while (sbx_sync_recv(sock, &m, &fd) == 0) {
+                if (m.type == SBX_MSG_NET_FD && fd >= 0) {
+                        add_listener(b, &m, fd);
+                        continue;
+                }
+                if (fd >= 0)
+                        close(fd);
+                if (m.type == SBX_MSG_EXIT) {
+                        eg_conn_close_all(b);
+                        eg_summary(b, summary, sizeof(summary));
+                        (void)send(sock, summary, strlen(summary) + 1, MSG_NOSIGNAL);
+                        return sd_event_exit(b->ev, 0);
+                }
+        }
+        if (revents & (EPOLLHUP | EPOLLERR)) /* the launcher is gone */
+                return sd_event_exit(b->ev, 0);
+        return 0;
+}
+
+/* libsystemd's journal socket: an unbound, unconnected AF_UNIX datagram socket that
+ * sd_journal_sendv() opened once in the launcher and keeps reusing (it has no call to
+ * open it again); every other fd the launcher held is closed. */
+static bool is_journal_socket(int fd)
+{
+        struct sockaddr_un peer;
+        socklen_t len = sizeof(peer);
+        int type = 0, domain = 0;
+        socklen_t tl = sizeof(type), dl = sizeof(domain);
+
+        return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) == 0 && type == SOCK_DGRAM &&
+               getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &dl) == 0 && domain == AF_UNIX &&
+               getpeername(fd, (struct sockaddr *)&peer, &len) < 0 && errno == ENOTCONN;
+}
+
+static void close_inherited(int keep)
+{
+        DIR *d = opendir("/proc/self/fd");
+        struct dirent *de;
+
+        if (!d) {
+                (void)close_range(3, (unsigned)keep - 1, 0);
+                (void)close_range((unsigned)keep + 1, ~0u, 0);
+                return;
+        }
+        while ((de = readdir(d))) {
+                int fd = atoi(de->d_name);
+
+                if (fd > 2 && fd != keep && fd != dirfd(d) && !is_journal_socket(fd))
+                        close(fd);
+        }
+        closedir(d);
+}
+
+/* No capability in any set, none to regain: what it parses comes from the jail. */
+static int drop_privileges(void)
+{
+        cap_t none = cap_init();
+        int r;
+
+        for (int c = 0; c <= CAP_LAST_CAP; c++)
+                (void)prctl(PR_CAPBSET_DROP, c, 0, 0, 0);
+        (void)prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+        r = none && cap_set_proc(none) == 0 ? 0 : -1;
+        cap_free(none);
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                r = -1;
+        return r;
+}
+
+_Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock)
+{
+        struct eg_broker b = { .p = p };
+        sigset_t none;
+        int null;
+
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGPIPE, SIG_IGN);
+        (void)prctl(PR_SET_NAME, "sbx-egress", 0, 0, 0);
+        /* The command's streams are not ours to hold open (a reader waits for EOF). */
+        if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
+                dup2(null, STDIN_FILENO);
+                dup2(null, STDOUT_FILENO);
+                dup2(null, STDERR_FILENO);
+        }
+        close_inherited(sock);
+        if (sbx_synth_new(&b.synth) < 0 || sd_event_new(&b.ev) < 0 || eg_resolve_init(&b) < 0 || drop_privileges() < 0 ||
+            sd_event_add_io(b.ev, NULL, sock, EPOLLIN, on_control, &b) < 0)
+                _exit(1);
+        (void)sd_event_loop(b.ev);
+        _exit(0);
+}
+
+int sbx_egress_spawn(const struct sbx_plan *p, struct sbx_egress *eg, struct sbx_error *e)
+{
+        pid_t parent = getpid();
+        int sv[2];
+
+        *eg = (struct sbx_egress){ .sock = -1 };
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+                return sbx_error_set(e, SBX_STAGE_NET, errno, "socketpair", "", "cannot start the egress broker");
+        eg->pid = fork();
+        if (eg->pid < 0) {
+                close(sv[0]);
+                close(sv[1]);
+                return sbx_error_set(e, SBX_STAGE_NET, errno, "fork", "", "cannot start the egress broker");
+        }
+        if (eg->pid == 0) {
+                if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
+                        _exit(1);
+                close(sv[0]);
+                sbx_egress_main(p, sv[1]);
+        }
+        close(sv[1]);
+        eg->sock = sv[0];
+        return 0;
+}
+
+void sbx_egress_pass(struct sbx_egress *eg, const struct sbx_msg *m, int fd)
+{
+        sbx_sync_send_fd(eg->sock, m, fd);
+        close(fd);
+}
+
+void sbx_egress_finish(struct sbx_egress *eg, char *summary, size_t size)
+{
+        struct sbx_msg stop = { .type = SBX_MSG_EXIT };
+        struct pollfd pfd = { .fd = eg->sock, .events = POLLIN };
+        ssize_t n;
+
+        summary[0] = '\0';
+        sbx_sync_send(eg->sock, &stop);
+        if (poll(&pfd, 1, FINISH_MS) == 1 && (n = recv(eg->sock, summary, size - 1, MSG_DONTWAIT)) > 0)
+                summary[n] = '\0';
+        else
+                summary[0] = '\0';
+        (void)kill(eg->pid, SIGKILL); /* relays of a gone jail end with it */
+        (void)waitpid(eg->pid, NULL, 0);
+        closep(&eg->sock);
+        eg->pid = 0;
+}

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,6 +105,48 @@ int sbx_audit_fd_take(int fd, struct sbx_error *e)
         if (fd > 2 && fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
                 return sbx_error_set(e, SBX_STAGE_OPTIONS, errno, "fcntl", what, "cannot set FD_CLOEXEC");
         return fd;
+}
+
+/* The device a character device fd writes to: its node's, except for the nodes that
+ * stand for another terminal -- /dev/tty (the opener's controlling terminal),
+ * /dev/console, and a pty master (/dev/ptmx, /dev/pts/ptmx), whose writes reach its
+ * slave's readers as echoed input -- where the kernel says which (TIOCGDEV, asked of
+ * those terminal nodes only).  0: not a device, or none known. */
+static dev_t stream_dev(int fd, const struct stat *st)
+{
+        unsigned int v;
+
+        if (!S_ISCHR(st->st_mode))
+                return 0;
+        if (major(st->st_rdev) == 5 && minor(st->st_rdev) <= 2) {
+                if (ioctl(fd, TIOCGDEV, &v) < 0)
+                        return st->st_rdev;
+                /* The kernel's new_encode_dev. */
+                return makedev((v & 0xfff00) >> 8, (v & 0xff) | ((v >> 12) & 0xfff00));
+        }
+        return st->st_rdev;
+}
+
+int sbx_audit_shared(int audit, const int *fds, size_t n)
+{
+        struct stat st, io;
+        dev_t dev;
+
+        if (fstat(audit, &st) < 0)
+                return -errno;
+        dev = stream_dev(audit, &st);
+        /* Nothing written to the null device is read by anyone. */
+        if (dev == makedev(1, 3))
+                return (int)n;
+        for (size_t i = 0; i < n; i++) {
+                if (fstat(fds[i], &io) < 0)
+                        continue;
+                if (io.st_dev == st.st_dev && io.st_ino == st.st_ino)
+                        return (int)i;
+                if (dev && stream_dev(fds[i], &io) == dev)
+                        return (int)i;
+        }
+        return (int)n;
 }
 
 /* All of @buf, retrying what EINTR and a full non-blocking fd interrupt. */

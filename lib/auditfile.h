@@ -36,3 +36,14 @@ int sbx_audit_fd_take(int fd, struct sbx_error *e);
 /* The @n "NAME=value" fields of one entry as one line on @fd, in one write(2) (the rest
  * of a short write follows, so a line is never cut).  Returns 0 or -errno. */
 int sbx_audit_jsonl(int fd, const struct iovec *fields, size_t n);
+
+/* Which of @fds[0..@n) reaches the stream the audit fd @audit writes to: the same
+ * file, pipe, socket or terminal (the same inode, whatever open file description or
+ * name -- a symlink, /proc/self/fd/N, a FIFO's path -- it was reached by), or the same
+ * terminal through another device node (/dev/tty, /dev/console, a pty's master, a
+ * copy of the node).  A command given that fd as its stdin, stdout or stderr could
+ * write lines of its own choosing among the records, or half of one that swallows the
+ * next record, or read records away.  The null device is nobody's stream; an fd that
+ * is not open is skipped.  Returns the index of the first such fd, @n when none is,
+ * or -errno when @audit cannot be looked at. */
+int sbx_audit_shared(int audit, const int *fds, size_t n);

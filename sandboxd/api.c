@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../lib/audit.h"
+#include "../lib/auditfile.h"
 #include "../lib/cleanup.h"
 #include "api.h"
 #include "identity.h"
@@ -204,6 +205,46 @@ static void audit_refusal(struct daemon *d, const struct caller *who, const stru
         (void)sbx_audit_emit(SBX_AUDIT_DENIED, &a, &d->audit);
 }
 
+/* The stream sandboxd's audit records go to besides the journal: the --audit-file or
+ * --audit-fd fd, else, without a journal, stderr (logfmt lines); -1: the journal only. */
+static int audit_stream(const struct daemon *d)
+{
+        if (d->audit.fd >= 0)
+                return d->audit.fd;
+        if (d->audit.fallback && !sbx_audit_journal_present())
+                return fileno(d->audit.fallback);
+        return -1;
+}
+
+/* The jail's stdin, stdout and stderr (@stdio) must not be that stream, in any form
+ * (lib/auditfile.h: the same open file, the file or FIFO opened again by any name, the
+ * same terminal): its command would write records of its own choosing there, or half a
+ * line that swallows the next real one, or read records away.  An agent gets such an
+ * fd by inheriting sandboxd's stderr (a container's entrypoint that shares it). */
+static int stdio_not_audit(struct daemon *d, const struct caller *who, const struct sbx_request *rq, const int stdio[3],
+                           sd_bus_error *err)
+{
+        static const char *const names[] = { "stdin", "stdout", "stderr" };
+        int sink = audit_stream(d), r;
+        char why[512];
+
+        if (sink < 0 || (r = sbx_audit_shared(sink, stdio, 3)) == 3)
+                return 0;
+        if (r < 0) {
+                snprintf(why, sizeof(why), "cannot compare the jail's stdio with the audit stream: %s", strerror(-r));
+                audit_refusal(d, who, rq, why);
+                return sd_bus_error_set(err, SBX_ERR_FAILED, why);
+        }
+        snprintf(why, sizeof(why),
+                 "%s is sandboxd's audit stream (the same %s): the jailed command could forge or cut audit records there; "
+                 "give the command a %s of its own (a file or pipe of the caller's, e.g. 2>FILE), and run sandboxd with "
+                 "--audit-file in a directory only root can read (sandboxd(8) AUDIT)",
+                 names[r], d->audit.fd >= 0 ? "file, pipe, socket or terminal" : "stderr, where its records go without a journal",
+                 names[r]);
+        audit_refusal(d, who, rq, why);
+        return sd_bus_error_set(err, SD_BUS_ERROR_INVALID_ARGS, why);
+}
+
 static char **strv_copy(const struct sbx_strv *v)
 {
         char **out = calloc(v->n + 1, sizeof(char *));
@@ -276,7 +317,7 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
                 r = bad_request(err, r, &e);
                 goto out;
         }
-        if ((r = admit(d, &who, &rq, &g, err)) < 0)
+        if ((r = stdio_not_audit(d, &who, &rq, fds + 1, err)) < 0 || (r = admit(d, &who, &rq, &g, err)) < 0)
                 goto out;
         /* On the system bus, a record for this sender from now on (found by name). */
         if (!(c = client_for(m, userdata, who.uid))) {

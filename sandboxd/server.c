@@ -260,10 +260,14 @@ static int listen_on(struct daemon *d, int fd, const char *path, struct sbx_erro
 }
 
 /* What --listen finds at its path before it binds: nothing; or a socket a sandboxd
- * that was killed (SIGKILL, a crash) left, which is removed -- only when it is a
- * socket, ours (root's), in a directory nobody else may rename things in, and nobody
- * answers on it.  Anything else is an error and stays as it is: a --listen path must
- * never cost a file, nor take the place of a daemon that serves. */
+ * that was killed (SIGKILL, a crash) left, which the new socket replaces (renamed over
+ * it) -- only when it is a socket, ours (root's), in a directory nobody else may
+ * rename things in, and nobody answers on it.  Anything else is an error and stays as
+ * it is: a --listen path must never cost a file, nor take the place of a daemon that
+ * serves.  The stale socket is not unlinked first: while it exists, the new one cannot
+ * get its inode number, which is how a waiter (sbx-entrypoint) tells them apart --
+ * ext4 handed the freed number straight to the next socket, and the entrypoint waited
+ * for a new socket that looked like the old one until it gave up. */
 static int clear_stale(const struct sockaddr_un *sa, struct sbx_error *e)
 {
         const char *path = sa->sun_path;
@@ -300,8 +304,6 @@ static int clear_stale(const struct sockaddr_un *sa, struct sbx_error *e)
                 sbx_error_hint(e, "another sandboxd runs: stop it first, or give --listen another path");
                 return -EADDRINUSE;
         }
-        if (unlink(path) < 0 && errno != ENOENT)
-                return sbx_error_set(e, SBX_STAGE_LISTEN, errno, "unlink", path, "cannot remove the stale socket");
         return 0;
 }
 
@@ -325,9 +327,10 @@ int server_listen(struct daemon *d, const char *path, struct sbx_error *e)
         }
         if (n > 0)
                 return 0;
-        /* Made under a name of its own and renamed into place once it listens, so
-         * that the path exists only when it serves: whoever waits for it (a container's
-         * entrypoint, sbx-run's "socket exists: use sandboxd") never finds it refusing. */
+        /* Made under a name of its own and renamed into place (over a stale one) once
+         * it listens, so that the path exists only when it serves: whoever waits for it
+         * (a container's entrypoint, sbx-run's "socket exists: use sandboxd") never
+         * finds it refusing. */
         if (snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.%d~", path, (int)getpid()) >= (int)sizeof(tmp.sun_path))
                 return sbx_error_set(e, SBX_STAGE_LISTEN, ENAMETOOLONG, "", path, "the socket path is too long");
         memcpy(sa.sun_path, path, strlen(path) + 1);

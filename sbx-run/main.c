@@ -173,21 +173,6 @@ static int audit_in_reach(int fd, const struct sbx_plan *p)
         }
 }
 
-/* The fd (0-2) the jail gets that is the same file, pipe, socket or terminal as the
- * audit fd @fd, or -1: the command would write lines of its own choosing among the
- * records (forged ones, or half of one that swallows the next record).  -errno. */
-static int audit_shared_stdio(int fd)
-{
-        struct stat st, io;
-
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        for (int i = 0; i < 3; i++)
-                if (fstat(i, &io) == 0 && io.st_dev == st.st_dev && io.st_ino == st.st_ino)
-                        return i;
-        return -1;
-}
-
 /* --audit-file/--audit-fd: direct mode's, opened before anything is decided (through
  * sandboxd, sandboxd writes the records, to its own journal and file). */
 static int open_audit(const struct sbx_options *o, bool daemon)
@@ -206,7 +191,7 @@ static int open_audit(const struct sbx_options *o, bool daemon)
         fd = o->audit_file ? sbx_audit_file_open(o->audit_file, &e) : sbx_audit_fd_take(o->audit_fd, &e);
         if (fd < 0)
                 return fail(&e, o, EXIT_SBX_FAILED);
-        if ((r = audit_shared_stdio(fd)) != -1) {
+        if ((r = sbx_audit_shared(fd, (const int[]){ 0, 1, 2 }, 3)) != 3) {
                 static const char *const names[] = { "stdin", "stdout", "stderr" };
 
                 if (r >= 0) {

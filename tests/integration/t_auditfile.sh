@@ -265,6 +265,136 @@ else
 	t_fail "sandboxd --audit-fd 2" "did not start: $(tail -c 300 "$DM_LOG")"
 fi
 
+# ------------------------------------------------------------------ sandboxd: the jail's stdio is its audit sink
+# A caller (an agent that inherited sandboxd's stderr, as a container's entrypoint
+# gave it; or one that opens the audit file or terminal again) passes the audit
+# stream as the jail's stdin, stdout or stderr: refused (125, the reason and the
+# remedy), a denied record says so, and the stream holds no line the jail wrote.
+# Each form also run with stdio of its own, which works (the control).
+FORGED='"SBX_ID":"forged"'
+FORGE='for f in 1 2; do printf "%s\n" "{\"SBX_EVENT\":\"exit\",\"SBX_ID\":\"forged\"}" >&$f; printf "{\"X\":" >&$f; done'
+# ushare RCVAR REDIRECTIONS...: the user's sbx-run through sandboxd, running FORGE,
+# with the test shell's REDIRECTIONS (eval'd: they may name fds the test holds).
+ushare() {
+	eval "timeout -k 5 \"\$SBX_HANG\" setpriv --reuid=\"\$U\" --regid=\"\$U\" --init-groups \
+		\"\$SBX_RUN\" --daemon --socket \"\$DM_SOCK\" --workspace \"\$WS\" -- /bin/sh -c \"\$FORGE\" $1"
+	RC=$?
+}
+mkfifo "$T/sd.fifo"
+(exec cat "$T/sd.fifo" >"$T/sd.stream") &
+sd_reader=$!
+t_defer "kill $sd_reader 2>/dev/null"
+exec 8>"$T/sd.fifo"
+if dm_start --prefix "${NOJ[@]}" -- --audit-fd 8; then
+	ushare '</dev/null >"$OUT" 2>"$ERR"'
+	expect_rc "sandboxd --audit-fd on a pipe: a run with stdio of its own (control)" 0
+	ushare '</dev/null >"$OUT" 2>&8'
+	expect_rc "sandboxd: a run whose stderr is the audit pipe (the same open file): 125" 125
+	ushare '</dev/null >&8 2>"$ERR"'
+	expect_rc "sandboxd: a run whose stdout is the audit pipe: 125" 125
+	t_check "sandboxd: the refusal names the audit stream and the remedy" "$(cat "$ERR")" \
+		sh -c "grep -q 'stdout is sandboxd.s audit' '$ERR' && grep -q 'of its own' '$ERR'"
+	ushare '</dev/null >"$OUT" 2>"$T/sd.fifo"'
+	expect_rc "sandboxd: a run whose stderr is the audit pipe opened again (its name): 125" 125
+	ushare '<"$T/sd.fifo" >"$OUT" 2>"$ERR"'
+	expect_rc "sandboxd: a run whose stdin is the audit pipe (it could read and swallow records): 125" 125
+	dm_stop
+	exec 8>&-
+	wait "$sd_reader"
+	t_check "sandboxd: the audit pipe holds no line the jail wrote" "$(grep -a forged "$T/sd.stream" | head -c 300)" \
+		sh -c "! grep -q '$FORGED' '$T/sd.stream' && ! grep -qF '{\"X\":' '$T/sd.stream'"
+	t_check "sandboxd: the refusals are audited (4 denied records, the reason)" "$(grep -a denied "$T/sd.stream" | head -c 400)" \
+		test "$(grep -a '"SBX_EVENT":"denied"' "$T/sd.stream" | grep -c 'audit stream')" = 4
+	t_check "sandboxd: the control's exit record" "" grep -q '"SBX_EVENT":"exit"' "$T/sd.stream"
+else
+	exec 8>&-
+	t_fail "sandboxd --audit-fd on a pipe" "did not start: $(tail -c 300 "$DM_LOG")"
+fi
+
+# The audit file: opened again by its name, a symlink to it, /proc/self/fd of an fd.
+DF=$DM_DIR/shared.jsonl
+ln -s "$DF" "$T/shared-link"
+if dm_start --prefix "${NOJ[@]}" -- --audit-file "$DF"; then
+	ushare '</dev/null >>"$DF" 2>"$ERR"'
+	expect_rc "sandboxd --audit-file: a run whose stdout is the audit file: 125" 125
+	ushare '</dev/null >"$OUT" 2>>"$T/shared-link"'
+	expect_rc "sandboxd --audit-file: a run whose stderr is a symlink to it: 125" 125
+	exec 9<"$DF"
+	ushare '</proc/self/fd/9 >"$OUT" 2>"$ERR"'
+	expect_rc "sandboxd --audit-file: a run whose stdin is it through /proc/self/fd: 125" 125
+	exec 9<&-
+	dm_stop
+	t_check "sandboxd --audit-file: no line the jail wrote" "$(head -c 300 "$DF")" sh -c "! grep -q '$FORGED' '$DF'"
+	t_check "sandboxd --audit-file: 3 refusals audited" "$(grep -a denied "$DF" | head -c 300)" \
+		test "$(grep -c '"SBX_EVENT":"denied"' "$DF")" = 3
+else
+	t_fail "sandboxd --audit-file (shared)" "did not start: $(tail -c 300 "$DM_LOG")"
+fi
+
+# Without a journal or an audit file, the records are logfmt lines on sandboxd's
+# stderr: that stream is the audit sink.
+: >"$DM_LOG"
+if dm_start --prefix "${NOJ[@]}" --; then
+	FORGE='echo "sbx event=exit id=forged mode=daemon" >&2' ushare '</dev/null >"$OUT" 2>>"$DM_LOG"'
+	expect_rc "sandboxd, logfmt on stderr: a run whose stderr is sandboxd's stderr: 125" 125
+	dm_stop
+	t_check "sandboxd, logfmt on stderr: no line the jail wrote" "$(grep forged "$DM_LOG" | head -c 300)" \
+		sh -c "! grep -q '^sbx event=exit id=forged' '$DM_LOG'"
+	t_check "sandboxd, logfmt on stderr: the refusal audited" "$(head -c 600 "$DM_LOG")" \
+		sh -c "grep '^sbx event=denied' '$DM_LOG' | grep -q 'audit stream'"
+else
+	t_fail "sandboxd, logfmt on stderr" "did not start: $(tail -c 300 "$DM_LOG")"
+fi
+
+# A terminal: sandboxd's audit on a pseudo-terminal, the jail's stdout that terminal
+# by its name, or through /dev/tty (another inode: the device behind it counts).
+cat >"$T/ptyreader.py" <<'EOF'
+import os, pty, sys, signal
+m, s = pty.openpty()
+open(sys.argv[1] + ".name", "w").write(os.ttyname(s))
+signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
+with open(sys.argv[1], "wb", buffering=0) as out:
+    while True:
+        try:
+            b = os.read(m, 4096)
+        except OSError:
+            break
+        if not b:
+            break
+        out.write(b)
+EOF
+"$PYTHON" "$T/ptyreader.py" "$T/pty.out" 2>"$T/pty.err" &
+pty_pid=$!
+t_defer "kill $pty_pid 2>/dev/null"
+if wait_until 10 test -s "$T/pty.out.name"; then
+	PTS=$(cat "$T/pty.out.name")
+	exec 7>"$PTS"
+	if dm_start --prefix "${NOJ[@]}" -- --audit-fd 7; then
+		ushare '</dev/null >"$PTS" 2>"$ERR"'
+		expect_rc "sandboxd, audit on a terminal: a run whose stdout is that terminal: 125" 125
+		# /dev/tty: the terminal made the controlling one of a new session first
+		# (setsid -c takes stdin's), stdin then /dev/null.
+		FORGE="$FORGE" SBX_HANG=$SBX_HANG U=$U SBX_RUN=$SBX_RUN DM_SOCK=$DM_SOCK WS=$WS ERR=$ERR \
+			setsid -c -w sh -c 'exec timeout -k 5 "$SBX_HANG" setpriv --reuid="$U" --regid="$U" --init-groups \
+				"$SBX_RUN" --daemon --socket "$DM_SOCK" --workspace "$WS" -- /bin/sh -c "$FORGE" </dev/null >/dev/tty 2>"$ERR"' <"$PTS"
+		RC=$?
+		expect_rc "sandboxd, audit on a terminal: a run whose stdout is /dev/tty (the same terminal): 125" 125
+		t_check "the /dev/tty run's refusal names stdout" "$(cat "$ERR")" grep -q 'stdout is sandboxd.s audit' "$ERR"
+		dm_stop
+	else
+		t_fail "sandboxd --audit-fd on a terminal" "did not start: $(tail -c 300 "$DM_LOG")"
+	fi
+	exec 7>&-
+	sleep 0.5
+	t_check "sandboxd, audit on a terminal: no line the jail wrote" "$(grep -a forged "$T/pty.out" | head -c 300)" \
+		sh -c "! grep -q '$FORGED' '$T/pty.out'"
+	t_check "sandboxd, audit on a terminal: the refusals audited" "$(head -c 300 "$T/pty.out")" \
+		test "$(grep -a '"SBX_EVENT":"denied"' "$T/pty.out" | grep -c 'audit stream')" = 2
+else
+	t_fail "a pseudo-terminal" "none made: $(tr "\n" "|" <"$T/pty.err" | head -c 800)"
+fi
+kill "$pty_pid" 2>/dev/null
+
 for bad in "--audit-file $T/link.jsonl" "--audit-file $T/other.jsonl" "--audit-fd 9"; do
 	# shellcheck disable=SC2086 # the words are the options
 	"$SANDBOXD" --listen "$DM_DIR/x.sock" --policy "$DM_POLICY" --no-system-bus $bad </dev/null >"$OUT" 2>"$ERR"

@@ -117,6 +117,9 @@ static enum sbx_outcome site_terms(const struct sbx_decide_in *in, struct sbx_de
         p->gid = s->gid;
         p->n_groups = s->n_groups < SBX_MAX_GROUPS ? s->n_groups : SBX_MAX_GROUPS;
         memcpy(p->groups, s->groups, p->n_groups * sizeof(gid_t));
+        for (size_t i = 0; s->net && i < s->net->n; i++)
+                if (sbx_netrules_add(&p->net_site, s->net->v[i].text, s->net->v[i].kind, &d->err) < 0)
+                        return stop(d, SBX_AT_CEILING, false);
         for (size_t i = 0; i < s->n_hide; i++)
                 if (sbx_strv_push(&p->hide, s->hide[i]) < 0) {
                         sbx_error_set(&d->err, SBX_STAGE_PLAN, ENOMEM, "", "", "out of memory");

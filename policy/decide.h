@@ -31,6 +31,7 @@ struct sbx_site_terms {
         size_t n_groups;
         const struct sbx_site_grant *grant; /* the ceilings */
         const struct sbx_cmd_policy *deny;  /* the site policy's command deny rules */
+        const struct sbx_netrules *net;     /* its network rules (egress), or NULL */
         const char (*hide)[108];            /* sandboxd's sockets */
         size_t n_hide;
         /* The site's validator (NULL: none), and the user every validator runs as under

@@ -317,11 +317,34 @@ static int parse_validator(struct sbx_walk *c, const struct sbx_key *k, const st
         return 0;
 }
 
+static const enum sbx_netrule_kind rule_allow = SBX_NETRULE_ALLOW, rule_deny = SBX_NETRULE_DENY;
+
+static int net_rule(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        struct sbx_error e = { 0 };
+
+        if (sbx_netrules_add(&policy_of(c)->net, v->value, *(const enum sbx_netrule_kind *)k->arg, &e) < 0)
+                return sbx_diag_at(c->d, c->file, v, "'%s': %s%s%s", c->path, e.msg, e.hint[0] ? "; " : "", e.hint);
+        return 0;
+}
+
+static int parse_net_rules(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        return sbx_walk_each_item(c, k, v, net_rule);
+}
+
+static const struct sbx_key network_keys[] = {
+        { "allow", parse_net_rules, 0, &rule_allow, "[registry.npmjs.org, \"*.pypi.org\"]" },
+        { "deny", parse_net_rules, 0, &rule_deny, "[\"*:25\", 10.0.0.0/8]" },
+        {},
+};
+
 static const struct sbx_key top_keys[] = {
         { "allow", parse_rules, 0, NULL, "[{ users: [alice], profiles: [workspace] }]" },
         { "deny", sbx_key_section, 0, deny_keys, NULL },
         { "limits", sbx_key_section, 0, limits_keys, NULL },
         { "validator", parse_validator, 0, validator_keys, NULL },
+        { "network", sbx_key_section, 0, network_keys, NULL },
         {},
 };
 
@@ -398,6 +421,7 @@ void sbx_site_done(struct sbx_site_policy *sp)
         free(sp->origin);
         sbx_cmd_policy_done(&sp->deny);
         sbx_strv_free(&sp->deny_profiles);
+        sbx_netrules_free(&sp->net);
         free(sp->deny_profiles_lines);
         sbx_strv_free(&sp->validator.command);
         sbx_site_init(sp);

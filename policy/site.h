@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../lib/netrule.h"
 #include "../lib/strv.h"
 #include "../cmdpolicy/commands.h"
 #include "validator.h"
@@ -58,6 +59,10 @@ struct sbx_site_policy {
         struct sbx_validator_conf validator;
         uid_t validator_uid;
         gid_t validator_gid; /* the user's primary group; it gets no other */
+        /* network.allow and network.deny: what a filtered jail may reach, whatever its
+         * profile says (lib/egress.h): allow rules a ceiling when there are any, deny
+         * rules added. */
+        struct sbx_netrules net;
 };
 
 /* An empty policy: no rule, so it denies everyone; the limits at their defaults.

@@ -140,6 +140,7 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
                                                                               .n_groups = l->n_groups,
                                                                               .grant = l->grant,
                                                                               .deny = &l->config->policy.deny,
+                                                                              .net = &l->config->policy.net,
                                                                               .hide = l->hide,
                                                                               .n_hide = l->n_hide,
                                                                               .validator = &l->config->policy.validator,
@@ -198,6 +199,7 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         undo_profile = &d.pr;
         undo_caller = &caller;
         check_request(l, &caller, &d, &rep);
+        snprintf(d.pr.plan.audit_id, sizeof(d.pr.plan.audit_id), "%s", l->id ? l->id : "");
         close(4); /* the workspace fd: validation holds what it named */
         rep.allow = true;
         report(&rep);

@@ -28,6 +28,7 @@ struct launch {
         size_t n_hide;
         mode_t umask; /* the caller's */
         rlim_t nofile; /* RLIMIT_NOFILE's soft limit for the jail (sandboxd raised its own) */
+        const char *id; /* the sandbox's, which the egress broker's records carry */
 };
 
 /* Forks the launcher for @sb and watches it on @event.  0, or -errno with @e filled. */

@@ -491,6 +491,35 @@ static void test_deny_profiles_and_star(void)
         sbx_site_done(&sp);
 }
 
+static void test_network(void)
+{
+        struct sbx_site_policy sp;
+        const struct sbx_netrule *rule;
+        char got[1024];
+
+        if (parse("allow:\n  - users: [1001]\n    profiles: [network]\nnetwork:\n  allow: [registry.npmjs.org, \"*.pypi.org\"]\n"
+                  "  deny: [\"*:25\", 10.0.0.0/8]\n",
+                  &sp, got, sizeof(got)) < 0) {
+                CHECK(G, "network policy parses", false);
+                printf("     %s\n", got);
+                sbx_site_done(&sp);
+                return;
+        }
+        CHECK(G, "network: two allow and two deny rules", sp.net.n_allow == 2 && sp.net.n_deny == 2);
+        CHECK(G, "network: an allowed name matches the site's allow",
+              sbx_netrules_match(&sp.net, "files.pypi.org", 443, SBX_NET_WEB, &rule) == SBX_NET_ALLOW);
+        CHECK(G, "network: the site's address deny holds",
+              sbx_netrules_match(&sp.net, "10.1.2.3", 443, SBX_NET_WEB, &rule) == SBX_NET_DENY);
+        sbx_site_done(&sp);
+        sbx_site_init(&sp);
+        sbx_site_done(&sp);
+        if (parse("network:\n  allow: [\"*\"]\n", &sp, got, sizeof(got)) < 0)
+                CHECK(G, "network: '*' in allow is refused with the rule's reason", strstr(got, "network.allow") != NULL);
+        else
+                CHECK(G, "network: '*' in allow is refused", false);
+        sbx_site_done(&sp);
+}
+
 static void test_deny_commands(void)
 {
         struct sbx_site_policy sp;
@@ -529,6 +558,7 @@ int main(void)
         test_any_rule_and_tightest();
         test_deny_profiles_and_star();
         test_deny_commands();
+        test_network();
         test_good_corpus();
         test_bad_corpus();
         return unit_failed ? 1 : 0;

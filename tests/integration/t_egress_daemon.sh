@@ -1,0 +1,71 @@
+#!/bin/bash
+# The egress broker through sandboxd (issue 13, "both modes"): a jail sandboxd starts
+# for a caller gets the same filtered network, served by a broker of its launcher's,
+# outside the jail; the site policy's network rules cap what any profile allows.  In
+# the fake internet of tests/netlab.sh: sandboxd runs in the lab's "host" namespace,
+# the client outside it; refusals are checked from the lab servers' logs too.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../netlab.sh"
+. "$(dirname "$0")/../daemon.sh"
+t_init
+dm_init
+
+if ! lab_start 2>"$T/lab.err"; then
+	t_fail "lab: starts" "$(head -c 500 "$T/lab.err")"
+	exit 0
+fi
+
+# A profile sandboxd can name (it reads /etc/sbx/profiles), gone at exit.
+PROF=sbxt-egress-$SBX_RUN_ID
+mkdir -p /etc/sbx/profiles
+t_defer "rm -f /etc/sbx/profiles/$PROF.yaml"
+cat >"/etc/sbx/profiles/$PROF.yaml" <<'EOF2'
+extends: workspace
+network:
+  mode: filtered
+  allow: [example.com, "*.example.org", meta.example.com]
+EOF2
+dm_policy <<EOF2
+allow:
+  - users: [root]
+    profiles: ["*"]
+network:
+  deny: [bad.example.org]
+EOF2
+# In the lab's network namespace with its resolver, but not through `ip netns exec`,
+# which mounts a /sys of its own without the cgroup trees sandboxd's limits need.
+if ! dm_start --prefix nsenter "--net=/run/netns/$LAB_NS" unshare -m --propagation private \
+	sh -c 'mount --bind "/etc/netns/$0/resolv.conf" /etc/resolv.conf && exec "$@"' "$LAB_NS" -- 2>"$T/dm.err"; then
+	t_fail "sandboxd starts in the lab" "$(head -c 500 "$T/dm.err")"
+	exit 0
+fi
+
+cat >"$WS/case.sh" <<'EOF2'
+ca=$PWD/lab-ca.pem
+out=$(curl -sS -m 10 --noproxy '*' --cacert "$ca" https://example.com/ 2>&1); echo "direct_rc=$? direct=$(echo $out | head -c 60)"
+out=$(curl -sS -m 10 --cacert "$ca" https://www.example.org/ 2>&1); echo "proxy_rc=$? proxy=$(echo $out | head -c 60)"
+getent hosts bad.example.org >/dev/null && echo site_dns=resolved || echo site_dns=nxdomain
+out=$(curl -sS -m 10 -x http://127.0.0.1:3128 -D - -o /dev/null http://bad.example.org/ 2>&1); echo "site_proxy=$(echo "$out" | grep -i '^x-sbx-error' | tr -d '\r' | cut -d' ' -f2)"
+out=$(curl -sS -m 10 -x http://127.0.0.1:3128 -D - -o /dev/null http://meta.example.com/ 2>&1); echo "meta_proxy=$(echo "$out" | grep -i '^x-sbx-error' | tr -d '\r' | cut -d' ' -f2)"
+EOF2
+lab_mark
+dsbx --workspace "$WS" --profile "$PROF" --json -- bash case.sh
+kv_of() { sed -n "s/^$1=\([^ ]*\).*/\1/p" "$OUT" | head -n 1; }
+t_check "daemon: the jail ran" "$(run_info)" test "$RC" = 0
+t_check "daemon: an allowed name over TLS, directly" "$(grep direct_ "$OUT")" test "$(kv_of direct_rc)" = 0
+t_check "daemon: an allowed wildcard name through the proxy variables" "$(grep proxy_ "$OUT")" test "$(kv_of proxy_rc)" = 0
+t_check "daemon: the site policy's deny: NXDOMAIN" "$(grep site_dns "$OUT")" test "$(kv_of site_dns)" = nxdomain
+t_check "daemon: the site policy's deny through the proxy: 403 denied" "$(grep site_proxy "$OUT")" test "$(kv_of site_proxy)" = denied
+t_check "daemon: a name resolving to the metadata address: 403 ssrf-metadata" "$(grep meta_proxy "$OUT")" \
+	test "$(kv_of meta_proxy)" = ssrf-metadata
+t_check "daemon: the web server saw the two allowed fetches" "$(lab_new web | grep -c '^conn')" \
+	test "$(lab_new web | grep -c '^conn')" = 2
+t_check "daemon: the denied server saw nothing" "$(lab_new bad | head -n 3 | tr '\n' '|')" test -z "$(lab_new bad)"
+t_check "daemon: the metadata server saw nothing" "$(lab_new meta | head -n 3 | tr '\n' '|')" test -z "$(lab_new meta)"
+t_check "daemon: the lab DNS got no question for the denied name" "$(lab_new dns | grep -i bad.example.org | head -n 2)" \
+	test -z "$(lab_new dns | grep -i bad.example.org)"
+
+# The broker ends with the jail: no sbx-egress process is left under sandboxd.
+t_check "daemon: no broker left after the run" "$(pgrep -a -x sbx-egress | head -n 3)" test -z "$(pgrep -x sbx-egress)"
+dm_stop
+exit 0

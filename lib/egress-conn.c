@@ -30,7 +30,7 @@
 #define PUMP_ROUNDS 16 /* splices per wake-up, so one busy relay cannot starve the rest */
 
 enum conn_state { ST_SNIFF, ST_SOCKS_REQ, ST_RESOLVE, ST_CONNECT, ST_INNER, ST_RELAY };
-enum conn_kind { K_TLS, K_HTTP, K_RAW, K_CONNECT, K_SOCKS, K_ABSOLUTE };
+enum conn_kind { K_TLS, K_HTTP, K_RAW, K_CONNECT, K_SOCKS, K_ABSOLUTE, K_LOCAL, K_PUBLISH };
 
 struct dir {
         int pipe[2];
@@ -71,7 +71,8 @@ struct eg_conn {
 };
 
 static const char *const kind_proto[] = {
-        [K_TLS] = "tls", [K_HTTP] = "http", [K_RAW] = "tcp", [K_CONNECT] = "connect", [K_SOCKS] = "socks", [K_ABSOLUTE] = "http",
+        [K_TLS] = "tls",       [K_HTTP] = "http",       [K_RAW] = "tcp",          [K_CONNECT] = "connect",
+        [K_SOCKS] = "socks",   [K_ABSOLUTE] = "http",   [K_LOCAL] = "localhost",  [K_PUBLISH] = "publish",
 };
 
 static void unlink_conn(struct eg_conn *c)
@@ -520,9 +521,14 @@ static void connect_next(struct eg_conn *c)
                         inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, c->addr, sizeof(c->addr));
                 else
                         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, c->addr, sizeof(c->addr));
-                c->ufd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-                if (c->ufd < 0)
+                /* A published port's connection goes into the jail: its socket is
+                 * made in the jail's namespace (egress-factory.c). */
+                c->ufd = c->kind == K_PUBLISH ? eg_factory_socket(c->b, sa->sa_family)
+                                              : socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+                if (c->ufd < 0) {
+                        c->ufd = -1;
                         continue;
+                }
                 if (connect(c->ufd, sa, c->cand_len[c->i_cand]) < 0 && errno != EINPROGRESS) {
                         closep(&c->ufd);
                         continue;
@@ -648,6 +654,30 @@ static void inner(struct eg_conn *c)
         connect_next(c);
 }
 
+/* network.localhost: loopback to loopback, the same port, the other side of the
+ * namespace wall; the family the client used first, then the other (a server on one
+ * side listens on 127.0.0.1 or on ::1, whichever the client on the other picked).
+ * The profile named the port, so no rule or range applies. */
+static void loopback(struct eg_conn *c, enum conn_kind kind)
+{
+        struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(c->lport), .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+        struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_port = htons(c->lport), .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+        bool v6 = c->dst.ss_family == AF_INET6;
+
+        c->kind = kind;
+        c->port = c->lport;
+        c->literal = true;
+        (void)sd_event_source_set_enabled(c->csrc, SD_EVENT_OFF);
+        snprintf(c->host, sizeof(c->host), "%s", v6 ? "::1" : "127.0.0.1");
+        snprintf(c->rule, sizeof(c->rule), "localhost.%s %u", kind == K_LOCAL ? "connect" : "publish", c->port);
+        memcpy(&c->cand[v6 ? 0 : 1], &in6, sizeof(in6));
+        c->cand_len[v6 ? 0 : 1] = sizeof(in6);
+        memcpy(&c->cand[v6 ? 1 : 0], &in, sizeof(in));
+        c->cand_len[v6 ? 1 : 0] = sizeof(in);
+        c->n_cand = 2;
+        connect_next(c);
+}
+
 int eg_conn_accept(struct eg_broker *b, int listener, enum sbx_egress_role role, uint16_t port)
 {
         for (int i = 0; i < 64; i++) {
@@ -676,6 +706,10 @@ int eg_conn_accept(struct eg_broker *b, int listener, enum sbx_egress_role role,
                         name_from_dst(c);
                         c->proto = SBX_NET_RAW;
                         check(c);
+                        continue;
+                }
+                if (role == SBX_EGRESS_LOCAL || role == SBX_EGRESS_PUBLISH) {
+                        loopback(c, role == SBX_EGRESS_LOCAL ? K_LOCAL : K_PUBLISH);
                         continue;
                 }
                 (void)sd_event_add_time_relative(b->ev, &c->timer, CLOCK_MONOTONIC, EG_HANDSHAKE_MS * 1000ull, 0, on_timeout, c);

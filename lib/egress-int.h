@@ -50,6 +50,10 @@ struct eg_broker {
         uint64_t audit_window_ms; /* start of the current second */
         unsigned audit_in_window, audit_suppressed;
         char dns_code[48]; /* the last DNS denial's code, for its record */
+        int userns_fd;     /* the jail's namespaces, until the factory has them */
+        int factory_sock;  /* egress-factory.c; -1: none */
+        pid_t factory_pid;
+        bool privileged;   /* capabilities still held (until the factory exists) */
 };
 
 /* A refusal, as the broker tells it to the client and the audit. */
@@ -105,3 +109,11 @@ void eg_log(struct eg_broker *b, const struct eg_record *r);
 void eg_summary(const struct eg_broker *b, char *out, size_t size);
 
 uint64_t eg_now_ms(void);
+
+/* egress.c: no capability in any set, none to regain. */
+int eg_drop_privileges(void);
+
+/* egress-factory.c: a process in the jail's network namespace that makes sockets there */
+int eg_factory_start(struct eg_broker *b, int userns, int netns);
+/* A non-blocking TCP socket of @family in the jail's namespace, or -errno. */
+int eg_factory_socket(struct eg_broker *b, int family);

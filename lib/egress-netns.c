@@ -5,6 +5,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -35,7 +36,7 @@ static int open_listener(const struct listen_spec *l, struct sbx_error *e)
                 struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
                 a->sin6_family = AF_INET6;
                 a->sin6_port = htons(l->port);
-                a->sin6_addr = in6addr_any;
+                a->sin6_addr = l->loopback ? in6addr_loopback : in6addr_any;
                 len = sizeof(*a);
                 (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
         } else {
@@ -52,6 +53,19 @@ static int open_listener(const struct listen_spec *l, struct sbx_error *e)
         if (l->type == SOCK_STREAM && listen(fd, 4096) < 0)
                 return sbx_error_set(e, SBX_STAGE_NET, errno, "listen", "", "cannot listen on port %u", l->port);
         return TAKE_FD(fd);
+}
+
+/* The namespace at @path (/proc/self/ns/...) for the broker's socket factory. */
+static int send_ns(int sync_fd, const char *path, enum sbx_egress_role role, struct sbx_error *e)
+{
+        struct sbx_msg m = { .type = SBX_MSG_NET_FD, .wstatus = (int)role };
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+        if (fd < 0)
+                return sbx_error_set(e, SBX_STAGE_NET, errno, "open", path, "cannot hand the jail's namespace to the egress broker");
+        sbx_sync_send_fd(sync_fd, &m, fd);
+        close(fd);
+        return 0;
 }
 
 static int send_listener(int sync_fd, const struct listen_spec *l, struct sbx_error *e)
@@ -99,6 +113,10 @@ int sbx_egress_setup_netns(const struct sbx_plan *p, int sync_fd, struct sbx_err
                 *e = (struct sbx_error){ 0 };
                 v6 = false;
         }
+        /* The namespaces first: the broker makes its factory before it serves. */
+        if (p->n_net_publish && ((p->userns && (r = send_ns(sync_fd, "/proc/self/ns/user", SBX_EGRESS_USERNS, e)) < 0) ||
+                                 (r = send_ns(sync_fd, "/proc/self/ns/net", SBX_EGRESS_NETNS, e)) < 0))
+                return r;
         for (size_t i = 0; i < ELEMENTSOF(fixed); i++)
                 if ((v6 || fixed[i].family == AF_INET) && (r = send_listener(sync_fd, &fixed[i], e)) < 0)
                         return r;
@@ -109,6 +127,21 @@ int sbx_egress_setup_netns(const struct sbx_plan *p, int sync_fd, struct sbx_err
                         continue;
                 for (int f = 0; f < (v6 ? 2 : 1); f++) {
                         struct listen_spec l = { SBX_EGRESS_RAW, f ? AF_INET6 : AF_INET, SOCK_STREAM, ports[i], false };
+                        if ((r = send_listener(sync_fd, &l, e)) < 0)
+                                return r;
+                }
+        }
+        for (size_t i = 0; i < p->n_net_connect; i++) {
+                for (size_t j = 0; j < n_ports; j++)
+                        if (ports[j] == p->net_connect[i]) {
+                                r = sbx_error_set(e, SBX_STAGE_NET, EADDRINUSE, "", "",
+                                                  "network.localhost.connect port %u is also a port an allow rule names",
+                                                  p->net_connect[i]);
+                                sbx_error_hint(e, "a port inside the jail is either the host's loopback or the internet's; drop one");
+                                return r;
+                        }
+                for (int f = 0; f < (v6 ? 2 : 1); f++) {
+                        struct listen_spec l = { SBX_EGRESS_LOCAL, f ? AF_INET6 : AF_INET, SOCK_STREAM, p->net_connect[i], true };
                         if ((r = send_listener(sync_fd, &l, e)) < 0)
                                 return r;
                 }

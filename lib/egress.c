@@ -5,6 +5,7 @@
  * the run's summary.  It keeps no capability. */
 #include <dirent.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <poll.h>
@@ -45,17 +46,33 @@ static int on_listener(sd_event_source *s, int fd, uint32_t revents, void *userd
         return 0;
 }
 
-static void add_listener(struct eg_broker *b, const struct sbx_msg *m, int fd)
+static void add_listener(struct eg_broker *b, enum sbx_egress_role role, unsigned port, int fd)
 {
         struct listener *l = calloc(1, sizeof(*l));
 
-        if (!l || m->wstatus < SBX_EGRESS_DNS_UDP || m->wstatus > SBX_EGRESS_RAW || m->applied > 65535 ||
-            sd_event_add_io(b->ev, NULL, fd, EPOLLIN, on_listener, l) < 0) {
+        if (!l || role > SBX_EGRESS_PUBLISH || port > 65535 || sd_event_add_io(b->ev, NULL, fd, EPOLLIN, on_listener, l) < 0) {
                 free(l);
                 close(fd);
                 return;
         }
-        *l = (struct listener){ b, (enum sbx_egress_role)m->wstatus, (uint16_t)m->applied, fd };
+        *l = (struct listener){ b, role, (uint16_t)port, fd };
+}
+
+/* The jail's namespaces: the publish factory enters them, and then the broker keeps
+ * no capability (it kept them only for this). */
+static void take_namespace(struct eg_broker *b, enum sbx_egress_role role, int fd)
+{
+        if (role == SBX_EGRESS_USERNS && b->userns_fd < 0) {
+                b->userns_fd = fd;
+                return;
+        }
+        if (role == SBX_EGRESS_NETNS && b->factory_sock < 0)
+                (void)eg_factory_start(b, b->userns_fd, fd); /* without it, publish connects fail */
+        close(fd);
+        closep(&b->userns_fd);
+        if (b->privileged && eg_drop_privileges() < 0)
+                _exit(1);
+        b->privileged = false;
 }
 
 static int on_control(sd_event_source *s, int sock, uint32_t revents, void *userdata)
@@ -67,8 +84,17 @@ static int on_control(sd_event_source *s, int sock, uint32_t revents, void *user
 
         (void)s;
         while (sbx_sync_recv(sock, &m, &fd) == 0) {
-                if (m.type == SBX_MSG_NET_FD && fd >= 0) {
-                        add_listener(b, &m, fd);
+                if (m.type == SBX_MSG_NET_FD && fd >= 0 && (m.wstatus == SBX_EGRESS_NETNS || m.wstatus == SBX_EGRESS_USERNS)) {
+                        take_namespace(b, (enum sbx_egress_role)m.wstatus, fd);
+                        continue;
+                }
+                if (m.type == SBX_MSG_NET_FD && fd >= 0 && m.wstatus >= 0) {
+                        /* Never before the factory: a listener is the jail's input. */
+                        if (b->privileged) {
+                                close(fd);
+                                _exit(1);
+                        }
+                        add_listener(b, (enum sbx_egress_role)m.wstatus, m.applied, fd);
                         continue;
                 }
                 if (fd >= 0)
@@ -100,27 +126,32 @@ static bool is_journal_socket(int fd)
                getpeername(fd, (struct sockaddr *)&peer, &len) < 0 && errno == ENOTCONN;
 }
 
-static void close_inherited(int keep)
+static bool kept(int fd, const int *keep, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                if (keep[i] == fd)
+                        return true;
+        return false;
+}
+
+static void close_inherited(const int *keep, size_t n)
 {
         DIR *d = opendir("/proc/self/fd");
         struct dirent *de;
 
-        if (!d) {
-                (void)close_range(3, (unsigned)keep - 1, 0);
-                (void)close_range((unsigned)keep + 1, ~0u, 0);
-                return;
-        }
+        if (!d)
+                _exit(1); /* no /proc: the launcher's fds could not be told apart */
         while ((de = readdir(d))) {
                 int fd = atoi(de->d_name);
 
-                if (fd > 2 && fd != keep && fd != dirfd(d) && !is_journal_socket(fd))
+                if (fd > 2 && fd != dirfd(d) && !kept(fd, keep, n) && !is_journal_socket(fd))
                         close(fd);
         }
         closedir(d);
 }
 
 /* No capability in any set, none to regain: what it parses comes from the jail. */
-static int drop_privileges(void)
+int eg_drop_privileges(void)
 {
         cap_t none = cap_init();
         int r;
@@ -135,9 +166,11 @@ static int drop_privileges(void)
         return r;
 }
 
-_Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock)
+_Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock, const struct sbx_egress *eg)
 {
-        struct eg_broker b = { .p = p };
+        struct eg_broker b = { .p = p, .userns_fd = -1, .factory_sock = -1, .privileged = p->n_net_publish > 0 };
+        int keep[1 + SBX_EGRESS_PUBLISH_FDS];
+        size_t n_keep = 0;
         sigset_t none;
         int null;
 
@@ -151,35 +184,89 @@ _Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock)
                 dup2(null, STDOUT_FILENO);
                 dup2(null, STDERR_FILENO);
         }
-        close_inherited(sock);
-        if (sbx_synth_new(&b.synth) < 0 || sd_event_new(&b.ev) < 0 || eg_resolve_init(&b) < 0 || drop_privileges() < 0 ||
-            sd_event_add_io(b.ev, NULL, sock, EPOLLIN, on_control, &b) < 0)
+        keep[n_keep++] = sock;
+        for (size_t i = 0; i < eg->n_publish; i++)
+                keep[n_keep++] = eg->publish[i].fd;
+        close_inherited(keep, n_keep);
+        /* With ports to publish, the capabilities wait for the jail's namespaces
+         * (take_namespace), which come before any listener. */
+        if (sbx_synth_new(&b.synth) < 0 || sd_event_new(&b.ev) < 0 || eg_resolve_init(&b) < 0 ||
+            (!b.privileged && eg_drop_privileges() < 0) || sd_event_add_io(b.ev, NULL, sock, EPOLLIN, on_control, &b) < 0)
                 _exit(1);
+        for (size_t i = 0; i < eg->n_publish; i++)
+                add_listener(&b, SBX_EGRESS_PUBLISH, eg->publish[i].port, eg->publish[i].fd);
         (void)sd_event_loop(b.ev);
         _exit(0);
+}
+
+/* The host's 127.0.0.1 (and ::1, where the host has it) at @port. */
+static int publish_listeners(struct sbx_egress *eg, uint16_t port, struct sbx_error *e)
+{
+        for (int f = 0; f < 2; f++) {
+                struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+                struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+                int one = 1, fd = socket(f ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+                if (fd < 0)
+                        return sbx_error_set(e, SBX_STAGE_NET, errno, "socket", "", "cannot publish port %u", port);
+                (void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+                if (f)
+                        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+                if ((f ? bind(fd, (struct sockaddr *)&in6, sizeof(in6)) : bind(fd, (struct sockaddr *)&in, sizeof(in))) < 0 ||
+                    listen(fd, 4096) < 0) {
+                        int err = errno;
+
+                        close(fd);
+                        if (f && (err == EADDRNOTAVAIL || err == EAFNOSUPPORT))
+                                continue; /* a host without IPv6 loopback */
+                        sbx_error_set(e, SBX_STAGE_NET, err, "bind", "", "cannot publish port %u on the host's %s", port,
+                                      f ? "::1" : "127.0.0.1");
+                        sbx_error_hint(e, err == EADDRINUSE ? "something on the host listens there already; pick another port in network.localhost.publish"
+                                                            : "check network.localhost.publish");
+                        return -err;
+                }
+                eg->publish[eg->n_publish++] = (struct sbx_egress_port){ fd, port };
+        }
+        return 0;
+}
+
+static void close_publish(struct sbx_egress *eg)
+{
+        for (size_t i = 0; i < eg->n_publish; i++)
+                close(eg->publish[i].fd);
+        eg->n_publish = 0;
 }
 
 int sbx_egress_spawn(const struct sbx_plan *p, struct sbx_egress *eg, struct sbx_error *e)
 {
         pid_t parent = getpid();
-        int sv[2];
+        int sv[2], r;
 
         *eg = (struct sbx_egress){ .sock = -1 };
-        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+        for (size_t i = 0; i < p->n_net_publish; i++)
+                if ((r = publish_listeners(eg, p->net_publish[i], e)) < 0) {
+                        close_publish(eg);
+                        return r;
+                }
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+                close_publish(eg);
                 return sbx_error_set(e, SBX_STAGE_NET, errno, "socketpair", "", "cannot start the egress broker");
+        }
         eg->pid = fork();
         if (eg->pid < 0) {
                 close(sv[0]);
                 close(sv[1]);
+                close_publish(eg);
                 return sbx_error_set(e, SBX_STAGE_NET, errno, "fork", "", "cannot start the egress broker");
         }
         if (eg->pid == 0) {
                 if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
                         _exit(1);
                 close(sv[0]);
-                sbx_egress_main(p, sv[1]);
+                sbx_egress_main(p, sv[1], eg);
         }
         close(sv[1]);
+        close_publish(eg); /* the broker's now */
         eg->sock = sv[0];
         return 0;
 }

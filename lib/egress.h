@@ -18,6 +18,10 @@
  *   *:PORT                      every port an allow rule names ("github.com:22"): raw
  *   127.0.0.1:3128              the explicit proxy: HTTP CONNECT, absolute-form HTTP
  *                               and SOCKS5, which HTTP(S)_PROXY and ALL_PROXY name
+ *   127.0.0.1, ::1:PORT         network.localhost.connect: the host's loopback, that port
+ * and on the host's loopback, the launcher's: each network.localhost.publish port,
+ * relayed to the jail's loopback through sockets made in the jail's namespace by a
+ * process of the broker's that entered it (egress-factory.c).
  * Per connection: the name (synthetic address, server name, Host, CONNECT or SOCKS5
  * authority) is checked against the plan's rules (lib/netrule.h) and the site's,
  * resolved on the host, every address classified (lib/ssrf.h), and the broker
@@ -53,6 +57,13 @@ enum sbx_egress_role {
         SBX_EGRESS_TLS,   /* port 443: TLS, the server name checked */
         SBX_EGRESS_PROXY, /* 127.0.0.1:3128 */
         SBX_EGRESS_RAW,   /* a port an allow rule names */
+        SBX_EGRESS_LOCAL, /* 127.0.0.1 and ::1 at a network.localhost.connect port: to the
+                           * host's loopback, the same port */
+        SBX_EGRESS_PUBLISH, /* the host's 127.0.0.1 and ::1 at a network.localhost.publish
+                             * port (the launcher's): to the jail's loopback */
+        SBX_EGRESS_NETNS,   /* not a listener: the jail's network namespace, and */
+        SBX_EGRESS_USERNS,  /* its user namespace, where it has one: publish connects
+                             * from sockets made there (egress-factory.c) */
 };
 
 /* Jail side, stage 4, in the jail's new network namespace with its capabilities
@@ -61,9 +72,15 @@ enum sbx_egress_role {
 int sbx_egress_setup_netns(const struct sbx_plan *p, int sync_fd, struct sbx_error *e);
 
 /* Launcher side. */
+#define SBX_EGRESS_PUBLISH_FDS (2 * SBX_NET_LOCAL_MAX)
 struct sbx_egress {
         pid_t pid;  /* the broker process; 0: none */
         int sock;   /* to it: listeners in, the summary back */
+        struct sbx_egress_port {
+                int fd;
+                uint16_t port;
+        } publish[SBX_EGRESS_PUBLISH_FDS]; /* the host side's listeners, until the fork */
+        size_t n_publish;
 };
 
 /* Forks the broker for @p (network: filtered), before the jail is cloned.  It dies
@@ -76,4 +93,4 @@ void sbx_egress_pass(struct sbx_egress *eg, const struct sbx_msg *m, int fd);
 void sbx_egress_finish(struct sbx_egress *eg, char *summary, size_t size);
 
 /* The broker's process body (egress.c): serves until the launcher says stop. */
-_Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock);
+_Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock, const struct sbx_egress *eg);

@@ -234,6 +234,13 @@ void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_for
         if (p->net == SBX_NET_FILTERED) {
                 fputs(",\"network_rules\":{", f);
                 sbx_netrules_to_json(f, &p->net_rules);
+                fprintf(f, ",\"localhost\":{\"connect\":[");
+                for (size_t i = 0; i < p->n_net_connect; i++)
+                        fprintf(f, "%s%u", i ? "," : "", p->net_connect[i]);
+                fputs("],\"publish\":[", f);
+                for (size_t i = 0; i < p->n_net_publish; i++)
+                        fprintf(f, "%s%u", i ? "," : "", p->net_publish[i]);
+                fputs("]}", f);
                 if (p->net_site.n) {
                         fputs(",\"site\":{", f);
                         sbx_netrules_to_json(f, &p->net_site);

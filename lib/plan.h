@@ -57,6 +57,7 @@ enum sbx_ns_shared {
 #define SBX_MAX_MOUNTS 256
 #define SBX_MAX_GROUPS 64
 #define SBX_MAX_STATE 4 /* SBX_MOUNT_STATE mounts in one plan */
+#define SBX_NET_LOCAL_MAX 16 /* network.localhost ports, each way */
 
 /* A file copied into an SBX_MOUNT_STATE tmpfs before the command starts. */
 struct sbx_state_file {
@@ -122,6 +123,11 @@ struct sbx_plan {
          * --net-deny, and the site policy's, which a connection must pass as well
          * (its allow rules, where it has any, are a ceiling; its deny rules add). */
         struct sbx_netrules net_rules, net_site;
+        /* network.localhost: host loopback ports the jail reaches at its own 127.0.0.1
+         * and ::1 (connect), and jail ports the host reaches at its 127.0.0.1 and ::1
+         * (publish); the profile's only, never the caller's. */
+        uint16_t net_connect[SBX_NET_LOCAL_MAX], net_publish[SBX_NET_LOCAL_MAX];
+        size_t n_net_connect, n_net_publish;
         struct sbx_mount *mounts;
         size_t n_mounts;
         char **env; /* "NAME=VALUE", the jail's whole environment */

@@ -13,6 +13,7 @@
 #include <sys/capability.h>
 
 #include "../lib/cleanup.h"
+#include "../lib/egress.h"
 #include "../lib/parse.h"
 #include "../lib/seccomp.h"
 #include "../lib/tier.h"
@@ -590,10 +591,51 @@ static int parse_net_rules(struct sbx_walk *c, const struct sbx_key *k, const st
         return sbx_walk_each_item(c, k, v, net_rule);
 }
 
+/* network.localhost.connect and .publish: port numbers, each once, replacing what the
+ * profile extended (a list of ports is one thing).  The broker's own ports inside
+ * the jail (53, 80, 443, 3128) cannot be connect ports. */
+static int parse_local_ports(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        struct sbx_plan *p = &prof(c)->plan;
+        bool publish = k->arg != NULL;
+        uint16_t *ports = publish ? p->net_publish : p->net_connect;
+        size_t *n = publish ? &p->n_net_publish : &p->n_net_connect;
+
+        if (sbx_walk_want(c, v, SBX_NODE_SEQ, k) < 0)
+                return -EINVAL;
+        if (v->n > SBX_NET_LOCAL_MAX)
+                return sbx_diag_at(c->d, c->file, v, "'%s': more than %d ports", c->path, SBX_NET_LOCAL_MAX);
+        *n = 0;
+        for (size_t i = 0; i < v->n; i++) {
+                const struct sbx_node *it = v->items[i];
+                uint64_t port;
+
+                if (it->type != SBX_NODE_SCALAR || sbx_parse_u64(it->value, &port) < 0 || port < 1 || port > 65535)
+                        return sbx_diag_at(c->d, c->file, it, "'%s': each item must be a port number from 1 to 65535", c->path);
+                if (!publish && (port == 53 || port == 80 || port == 443 || port == SBX_EGRESS_PROXY_PORT))
+                        return sbx_diag_at(c->d, c->file, it,
+                                           "'%s': port %llu is the egress broker's own inside the jail (53, 80, 443, %d)",
+                                           c->path, (unsigned long long)port, SBX_EGRESS_PROXY_PORT);
+                for (size_t j = 0; j < *n; j++)
+                        if (ports[j] == port)
+                                return sbx_diag_at(c->d, c->file, it, "'%s': port %llu is listed twice", c->path,
+                                                   (unsigned long long)port);
+                ports[(*n)++] = (uint16_t)port;
+        }
+        return 0;
+}
+
+static const struct sbx_key localhost_keys[] = {
+        { "connect", parse_local_ports, 0, NULL, "[5432]" },
+        { "publish", parse_local_ports, 0, "publish", "[3000]" },
+        {},
+};
+
 static const struct sbx_key network_keys[] = {
         { "mode", sbx_key_enum, OFF(plan.net), net_names, "none, host, filtered" },
         { "allow", parse_net_rules, 0, &rule_allow, "[registry.npmjs.org, \"*.pypi.org\", \"github.com:22\"]" },
         { "deny", parse_net_rules, 0, &rule_deny, "[gist.github.com, \"*:25\"]" },
+        { "localhost", sbx_key_section, 0, localhost_keys, NULL },
         {},
 };
 

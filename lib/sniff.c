@@ -254,12 +254,18 @@ int sbx_sniff_tls(const uint8_t *buf, size_t len, struct sbx_tls_hello *out)
                 if ((k = tls_record_header(buf + off, len - off < 5 ? len - off : 5, off == 0, out)) != 0)
                         return k;
                 if (len - off < 5)
-                        return SBX_SNIFF_MORE;
+                        break; /* the next record's header; what came before is judged below */
                 rl = (size_t)buf[off + 3] << 8 | buf[off + 4];
                 if (rl == 0 || rl > TLS_RECORD_MAX)
                         return out->why = rl ? "TLS record longer than 2^14 bytes" : "empty TLS record", SBX_SNIFF_BAD;
-                if (off + 5 + rl > SBX_SNIFF_TLS_MAX)
+                if (off + 5 + rl > SBX_SNIFF_TLS_MAX) {
+                        /* What arrived before is judged first: a verdict the broker got
+                         * on a shorter read must not change with a longer one. */
+                        struct rd r = { hs, 4, msg, got };
+                        if (got >= 4 && tls_client_hello(&r, out) == SBX_SNIFF_BAD)
+                                return SBX_SNIFF_BAD;
                         return out->why = "ClientHello records longer than 16 KiB", SBX_SNIFF_TOO_BIG;
+                }
                 take = len - off - 5 < rl ? len - off - 5 : rl;
                 memcpy(hs + got, buf + off + 5, take);
                 got += take;

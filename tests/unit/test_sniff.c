@@ -216,6 +216,18 @@ static void test_tls(void)
         b[55] = 23;
         CHECK(G, "tls application data record inside the hello", tls_is(b, n, SBX_SNIFF_BAD, "non-handshake"));
 
+        /* A verdict does not change with a longer read (both found by fuzz_tls): a
+         * hello too short for its own fields is BAD though a next record's header has
+         * begun, and BAD before a record that would pass 16 KiB. */
+        static const uint8_t short_hello[] = { 0x16, 3, 1, 0, 1, 1, 0x16, 3, 1, 0, 1, 0, 0x16, 3, 1, 0, 0x11, 0, 0x16,
+                                               3, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x56, 0, 0x5d, 0x16 };
+        int same = 1;
+        for (size_t k = 22; k <= N(short_hello); k++)
+                same &= sbx_sniff_tls(short_hello, k, &h) == SBX_SNIFF_BAD;
+        CHECK(G, "tls verdict stable: BAD with a next record begun", same);
+        memcpy(b, "\x16\x03\x01\x00\x08\x01\x00\x01\x00\x02\x00\x00\x00\x16\x03\x01\x40\x00", 18);
+        CHECK(G, "tls verdict stable: BAD before TOO_BIG", tls_is(b, 13, SBX_SNIFF_BAD, NULL) && tls_is(b, 18, SBX_SNIFF_BAD, NULL));
+
         /* Not TLS. */
         CHECK(G, "tls SSLv2 hello", tls_is((const uint8_t *)"\x80\x2e\x01\x03\x01", 5, SBX_SNIFF_BAD, "SSLv2"));
         CHECK(G, "tls SSLv2 hello, first byte", tls_is((const uint8_t *)"\x80", 1, SBX_SNIFF_BAD, "SSLv2"));

@@ -124,9 +124,9 @@ int sbx_sniff_socks_greeting(const uint8_t *buf, size_t len, size_t *used);
  * returned: the broker refuses all but CONNECT with reply 7. */
 struct sbx_socks_req {
         uint8_t cmd;                  /* 1 CONNECT (others are refused by the broker with reply 7) */
-        bool is_name;                 /* ATYP 3: a domain name */
+        bool is_name;                 /* ATYP 3 holding a name (an ATYP 3 address literal is not a name) */
         char host[256];               /* the name (normalised), or the address as text */
-        struct sockaddr_storage addr; /* ATYP 1/4: the address (port set) */
+        struct sockaddr_storage addr; /* ATYP 1/4, or a literal in ATYP 3: the address (port set); zero for a name */
         uint16_t port;
         size_t used;
         const char *why; /* BAD: what was wrong */

@@ -3,7 +3,8 @@
  * All signals stay blocked and are read from a signalfd: a blocked signal is queued
  * even for a PID 1 (unblocked with SIG_DFL it would be dropped), and there is no
  * handler code to reason about.  One poll loop serves the signals, the command's
- * connects (broker.c) and the connects in progress. */
+ * connects (broker.c), the connects in progress, and with network: none the
+ * no-network proxy (nonet.h). */
 #include "init.h"
 
 #include <errno.h>
@@ -51,9 +52,10 @@ static void reap(pid_t command, int sync_fd)
         }
 }
 
-_Noreturn void sbx_init_run(pid_t command, int sync_fd, int listener_sock, struct sbx_broker *b)
+_Noreturn void sbx_init_run(pid_t command, int sync_fd, int listener_sock, struct sbx_broker *b, struct sbx_nonet *nn)
 {
-        struct pollfd pfd[3 + SBX_BROKER_PENDING];
+        enum { FIXED = 3, NONET = FIXED + SBX_BROKER_PENDING };
+        struct pollfd pfd[NONET + 1 + SBX_NONET_DRAIN];
         sigset_t all;
         int sfd;
 
@@ -71,6 +73,9 @@ _Noreturn void sbx_init_run(pid_t command, int sync_fd, int listener_sock, struc
                 pfd[2] = (struct pollfd){ .fd = b->notif_fd, .events = POLLIN };
                 for (size_t i = 0; i < SBX_BROKER_PENDING; i++)
                         pfd[n++] = (struct pollfd){ .fd = b->pending[i].sock, .events = POLLOUT };
+                pfd[n++] = (struct pollfd){ .fd = nn->listen_fd, .events = POLLIN };
+                for (size_t i = 0; i < SBX_NONET_DRAIN; i++)
+                        pfd[n++] = (struct pollfd){ .fd = nn->draining[i], .events = POLLIN };
                 if (poll(pfd, n, -1) < 0)
                         continue; /* EINTR */
                 while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
@@ -93,7 +98,12 @@ _Noreturn void sbx_init_run(pid_t command, int sync_fd, int listener_sock, struc
                         b->notif_fd = -2;
                 }
                 for (size_t i = 0; i < SBX_BROKER_PENDING; i++)
-                        if (pfd[3 + i].fd >= 0 && pfd[3 + i].revents)
+                        if (pfd[FIXED + i].fd >= 0 && pfd[FIXED + i].revents)
                                 sbx_broker_complete(b, i);
+                for (size_t i = 0; i < SBX_NONET_DRAIN; i++)
+                        if (pfd[NONET + 1 + i].fd >= 0 && pfd[NONET + 1 + i].revents)
+                                sbx_nonet_drain(nn, i);
+                if (pfd[NONET].revents)
+                        sbx_nonet_accept(nn);
         }
 }

@@ -8,7 +8,8 @@
 #include <sys/types.h>
 
 #include "broker.h"
+#include "nonet.h"
 
 /* Never returns.  @listener_sock: where the command sends its seccomp listener (-1:
  * no broker). */
-_Noreturn void sbx_init_run(pid_t command, int sync_fd, int listener_sock, struct sbx_broker *b);
+_Noreturn void sbx_init_run(pid_t command, int sync_fd, int listener_sock, struct sbx_broker *b, struct sbx_nonet *nn);

@@ -30,6 +30,7 @@
 #include "landlock.h"
 #include "mount.h"
 #include "net.h"
+#include "nonet.h"
 #include "privs.h"
 #include "sync.h"
 #include "tier.h"
@@ -139,13 +140,19 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
 
 /* ---- child: the jail's PID 1 -------------------------------------------------- */
 
-/* Every fd above 2 but @a and @b (-1: none). */
-static int close_all_but(int a, int b)
+static int cmp_int(const void *a, const void *b)
 {
-        int keep[2] = { a < b ? a : b, a < b ? b : a };
+        return *(const int *)a - *(const int *)b;
+}
+
+/* Every fd above 2 but @a, @b and @c (-1: none). */
+static int close_all_but(int a, int b, int c)
+{
+        int keep[3] = { a, b, c };
         unsigned from = 3;
 
-        for (int i = 0; i < 2; i++) {
+        qsort(keep, 3, sizeof(int), cmp_int);
+        for (int i = 0; i < 3; i++) {
                 if (keep[i] < 3)
                         continue;
                 if ((unsigned)keep[i] > from && syscall(SYS_close_range, from, (unsigned)keep[i] - 1, 0) < 0)
@@ -256,6 +263,8 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         struct sbx_mount_out made;
         int broker_sv[2] = { -1, -1 };
         struct sbx_broker broker;
+        struct sbx_nonet nonet;
+        int nonet_fd = -1; /* network: none's refusing proxy (nonet.h) */
         struct proc_areas areas = { 0 };
         pid_t command;
 
@@ -287,7 +296,7 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
         /* 4. Host name and network. */
         if (!(p->ns_shared & SBX_NS_SHARE_UTS) && sethostname(p->hostname, strlen(p->hostname)) < 0)
                 sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_UTS, errno, "sethostname", p->hostname, "cannot set the hostname"), &e));
-        if (p->net == SBX_NET_NONE && sbx_net_loopback_up(&e) < 0)
+        if (p->net == SBX_NET_NONE && (sbx_net_loopback_up(&e) < 0 || (nonet_fd = sbx_nonet_listen(&e)) < 0))
                 sbx_sync_fail(sync_fd, &e);
         if (p->net == SBX_NET_FILTERED && sbx_egress_setup_netns(p, sync_fd, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
@@ -346,13 +355,14 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
                 kill(command, SIGKILL);
                 _exit(125);
         }
-        if (close_all_but(sync_fd, broker_sv[0]) < 0) {
+        if (close_all_but(sync_fd, broker_sv[0], nonet_fd) < 0) {
                 sbx_error_set(&e, SBX_STAGE_INIT, errno, "close_range", "", "cannot close the jail's other fds");
                 kill(command, SIGKILL);
                 sbx_sync_fail(sync_fd, &e);
         }
         sbx_broker_init(&broker, p, made.private_devs, made.n_private);
-        sbx_init_run(command, sync_fd, broker_sv[0], &broker);
+        sbx_nonet_init(&nonet, nonet_fd);
+        sbx_init_run(command, sync_fd, broker_sv[0], &broker, &nonet);
 }
 
 /* ---- parent ------------------------------------------------------------------- */

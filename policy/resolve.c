@@ -72,14 +72,18 @@ static int narrow_net(struct sbx_plan *p, const struct sbx_plan *cli, struct sbx
         for (size_t i = 0; i < cli->net_rules.n; i++)
                 if ((r = sbx_netrules_add(&p->net_rules, cli->net_rules.v[i].text, SBX_NETRULE_DENY, e)) < 0)
                         return r;
-        if (p->net != SBX_NET_FILTERED)
+        if (p->net == SBX_NET_HOST)
                 return 0;
+        /* With network: none, the same port answers that there is no network
+         * (lib/nonet.h): proxy-aware tools fail at once and say why. */
         for (size_t i = 0; i < ELEMENTSOF(proxy_vars); i++)
                 if ((r = sbx_plan_set_env(p, proxy_vars[i], SBX_EGRESS_PROXY_URL, e)) < 0)
                         return r;
-        if ((r = sbx_plan_set_env(p, "ALL_PROXY", SBX_EGRESS_SOCKS_URL, e)) < 0 ||
-            (r = sbx_plan_set_env(p, "all_proxy", SBX_EGRESS_SOCKS_URL, e)) < 0 ||
-            (r = sbx_plan_set_env(p, "NO_PROXY", "localhost,127.0.0.1,::1", e)) < 0 ||
+        /* SOCKS5 is the broker's alone: the no-network answer is HTTP. */
+        if (p->net == SBX_NET_FILTERED && ((r = sbx_plan_set_env(p, "ALL_PROXY", SBX_EGRESS_SOCKS_URL, e)) < 0 ||
+                                           (r = sbx_plan_set_env(p, "all_proxy", SBX_EGRESS_SOCKS_URL, e)) < 0))
+                return r;
+        if ((r = sbx_plan_set_env(p, "NO_PROXY", "localhost,127.0.0.1,::1", e)) < 0 ||
             (r = sbx_plan_set_env(p, "no_proxy", "localhost,127.0.0.1,::1", e)) < 0)
                 return r;
         return 0;

@@ -84,4 +84,22 @@ if start_listener unix "$T/sock/host.sock"; then
 else
 	t_fail "unix listener starts" "python3 listener failed"
 fi
+# ---- network: none says so (lib/nonet.h): the proxy variables point at PID 1's
+# fixed 403, so proxy-aware tools fail at once with the reason, not after a minute.
+cat >"$WS/nonet.sh" <<'EOF'
+echo "proxy=$HTTPS_PROXY"
+err=$(curl -sS -m 5 https://registry.example/ 2>&1); echo "curl_rc=$?"; echo "curl_err=$(echo $err | tr ' ' _)"
+hdr=$(curl -s -m 5 -D - -o /dev/null http://registry.example/ | tr -d '\r' | grep -i '^x-sbx-error' | cut -d' ' -f2); echo "hdr=$hdr"
+python3 -c 'import socket; s = socket.create_connection(("127.0.0.1", 3128)); s.sendall(b"\x00" * 70000); s.close()' 2>/dev/null
+python3 -c 'import socket
+for i in range(40): socket.create_connection(("127.0.0.1", 3128))' 2>/dev/null
+err=$(python3 -c 'import urllib.request; urllib.request.urlopen("http://pypi.org/")' 2>&1 | tail -n 1); echo "py=$(echo $err | tr ' ' _)"
+exit 7
+EOF
+sbx --workspace "$WS" -- bash "$WS/nonet.sh"
+t_check "none: the proxy variables point at the jail's own 127.0.0.1:3128" "$(kv proxy)" test "$(kv proxy)" = http://127.0.0.1:3128
+t_check "none: curl https fails at once with the 403" "$(kv curl_err)" grep -q 403 <<<"$(kv curl_err)"
+t_check "none: the refusal says no-network (X-Sbx-Error)" "hdr=$(kv hdr)" test "$(kv hdr)" = no-network
+t_check "none: python's urllib says the jail has no network" "$(kv py)" grep -q "no_network" <<<"$(kv py)"
+t_check "none: junk and a flood of connections to PID 1's port leave the command's exit status alone" "$(run_info)" test "$RC" = 7
 exit 0

@@ -254,10 +254,11 @@ demo: deps all
 
 bench: deps all $(call link,$(LAYERS),$(B))
 	$(CC) -O2 -std=gnu17 -D_GNU_SOURCE -Wall -Wextra -Werror -o $(B)/bench-launch bench/launch.c
+	$(CC) -O2 -std=gnu17 -D_GNU_SOURCE -Wall -Wextra -Werror -o $(B)/bench-netpeer bench/netpeer.c
 	$(CC) $(BASE_CFLAGS) -O2 $(INC_bench) -o $(B)/bench-profile bench/profile.c $(call link,$(LAYERS),$(B)) $(AS_NEEDED) $(LAYERS_EXT)
 	bash bench/run.sh $(B)/sbx-run $(B)/sandboxd
 	$(B)/bench-profile workspace strict git
-	bash tests/bench/egress.sh $(B)/sbx-run
+	bash bench/egress.sh $(B)/sbx-run
 
 FUZZ_SECONDS ?= 60
 fuzz: $(addprefix $(B)/fuzz/,$(FUZZERS))

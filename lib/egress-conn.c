@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -29,6 +30,8 @@
 #define MAX_CANDIDATES 8
 #define CONNECT_MS 15000
 #define PUMP_ROUNDS 16 /* splices per wake-up, so one busy relay cannot starve the rest */
+#define FDS_PER_CONN 6 /* the client's, the server's, two pipes */
+#define FDS_SPARE 64   /* listeners, the loop's, the resolver's, the journal's */
 
 enum conn_state { ST_SNIFF, ST_SOCKS_REQ, ST_RESOLVE, ST_CONNECT, ST_INNER, ST_RELAY };
 enum conn_kind { K_TLS, K_HTTP, K_RAW, K_CONNECT, K_SOCKS, K_ABSOLUTE };
@@ -729,15 +732,62 @@ static void inner(struct eg_conn *c)
         connect_next(c);
 }
 
+/* The open connections the broker's fd limit has room for, relayed (six fds each),
+ * up to EG_MAX_CONNS: past it, a pipe or a socket for the server would fail. */
+size_t eg_conn_max(void)
+{
+        struct rlimit rl;
+        size_t n;
+
+        if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+                return EG_MAX_CONNS;
+        n = rl.rlim_cur > FDS_SPARE + FDS_PER_CONN ? (size_t)(rl.rlim_cur - FDS_SPARE) / FDS_PER_CONN : 1;
+        return n < EG_MAX_CONNS ? n : EG_MAX_CONNS;
+}
+
+/* accept4 failed with EMFILE or ENFILE: the connection stays queued and the listener
+ * readable, so the loop would call back at once, forever.  A spare fd, taken while
+ * there was room (eg_accept_reserve), makes room to take it off the queue and close
+ * it (the client sees the close). */
+static int spare_fd = -1;
+
+void eg_accept_reserve(void)
+{
+        if (spare_fd < 0)
+                spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+int eg_accept_overflow(int listener)
+{
+        int fd;
+
+        if (spare_fd < 0)
+                return -EMFILE;
+        close(spare_fd);
+        fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+        if (fd >= 0)
+                close(fd);
+        spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        return fd >= 0 ? 0 : -errno;
+}
+
 int eg_conn_accept(struct eg_broker *b, int listener, enum sbx_egress_role role, uint16_t port)
 {
+        size_t max = eg_conn_max();
+
+        eg_accept_reserve();
         for (int i = 0; i < 64; i++) {
                 int fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
                 struct eg_conn *c;
 
+                if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+                        if (eg_accept_overflow(listener) < 0)
+                                return -EMFILE;
+                        continue;
+                }
                 if (fd < 0)
                         return errno == EAGAIN ? 0 : -errno;
-                if (b->n_conns >= EG_MAX_CONNS || !(c = calloc(1, sizeof(*c)))) {
+                if (b->n_conns >= max || !(c = calloc(1, sizeof(*c)))) {
                         close(fd);
                         continue;
                 }

@@ -319,7 +319,7 @@ jre "dns: a name with a 64-byte label is refused" ln_label_rcode '^([1-5]|none)$
 jre "dns: a name whose labels loop (compression pointer to itself) is refused or dropped" ln_loop_rcode '^([1-5]|none)$'
 jis "dns: the broker still answers after the malformed names" ln_after_ok 1
 jis "dns: a 253-byte allowed name resolves" long61 NOERROR
-jre "dns pool: 4200 distinct names were answered as far as the pool goes" p_pool_ok '^(409[0-9]|4200)$'
+jre "dns pool: 4200 distinct names were answered as far as the pool goes" p_pool_ok '^(40[89][0-9])$'
 jis "dns pool: a name taken before the pool filled still resolves" p_pool_known 1
 jre "dns pool: a new name once the pool is full fails cleanly (SERVFAIL or REFUSED)" p_pool_new_rcode '^(2|5)$'
 
@@ -416,8 +416,12 @@ rm -f "$WS"/bp.phase "$WS"/bp.go
 bg=$!
 t_defer_kill "$bg"
 if wait_until 30 test -e "$WS/bp.phase"; then
-	run=$(pgrep -P "$bg" -x sbx-run || pgrep -x sbx-run -n)
-	bp=$(pgrep -P "$run" -x sbx-egress | head -n 1)
+	run=""
+	for p in $(pgrep -x sbx-run); do
+		grep -qF "$WS/bp.sh" "/proc/$p/cmdline" 2>/dev/null && run=$p
+	done
+	bp=""
+	[[ -n $run ]] && bp=$(pgrep -P "$run" -x sbx-egress | head -n 1)
 	if [[ -n $bp ]]; then
 		t_check "broker: no capability in any set" "$(grep ^Cap "/proc/$bp/status" | tr '\n' ' ')" \
 			test -z "$(grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb):' "/proc/$bp/status" | grep -v '0000000000000000')"

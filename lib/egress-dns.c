@@ -140,13 +140,21 @@ static int on_tcp(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 
 int eg_dns_tcp_accept(struct eg_broker *b, int listener)
 {
+        size_t max = eg_conn_max();
+
+        eg_accept_reserve();
         for (int i = 0; i < 64; i++) {
                 int fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
                 struct tcp_dns *t;
 
+                if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+                        if (eg_accept_overflow(listener) < 0)
+                                return -EMFILE;
+                        continue;
+                }
                 if (fd < 0)
                         return errno == EAGAIN ? 0 : -errno;
-                if (b->n_conns >= EG_MAX_CONNS || !(t = calloc(1, sizeof(*t)))) {
+                if (b->n_conns >= max || !(t = calloc(1, sizeof(*t)))) {
                         close(fd);
                         continue;
                 }

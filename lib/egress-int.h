@@ -66,6 +66,13 @@ struct eg_verdict {
 
 /* egress-conn.c */
 int eg_conn_accept(struct eg_broker *b, int listener, enum sbx_egress_role role, uint16_t port);
+/* How many connections the fd limit has room for (at most EG_MAX_CONNS). */
+size_t eg_conn_max(void);
+/* Keeps a spare fd for eg_accept_overflow (at each accept, while there is room). */
+void eg_accept_reserve(void);
+/* A listener's accept4 failed with EMFILE: take one connection off its queue and close
+ * it (else the loop spins on the readable listener).  0, or -errno. */
+int eg_accept_overflow(int listener);
 /* The run is over: each relayed connection's record, then every connection closed. */
 void eg_conn_close_all(struct eg_broker *b);
 

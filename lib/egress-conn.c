@@ -304,7 +304,9 @@ static int queue_up(struct eg_conn *c, const void *data, size_t len)
 
 static void start_relay(struct eg_conn *c)
 {
-        uint8_t head[SBX_SNIFF_HTTP_MAX + 64], one[2 * SBX_SNIFF_HTTP_MAX + 64];
+        /* The origin form may outgrow the head (a Host added, CRLF for LF); one_request
+         * adds its Connection: close. */
+        uint8_t head[2 * SBX_SNIFF_HTTP_MAX + 512], one[2 * SBX_SNIFF_HTTP_MAX + 1024];
         const uint8_t *p = c->buf + c->skip;
         struct sbx_http_head h;
         ssize_t n;

@@ -22,7 +22,8 @@
 
 _Noreturn static void factory(int sock, int userns, int netns)
 {
-        if ((userns >= 0 && setns(userns, CLONE_NEWUSER) < 0) || setns(netns, CLONE_NEWNET) < 0 || eg_drop_privileges() < 0)
+        if ((userns >= 0 && setns(userns, CLONE_NEWUSER) < 0) || setns(netns, CLONE_NEWNET) < 0 ||
+            eg_drop_privileges(userns < 0) < 0)
                 _exit(1);
         close(userns);
         close(netns);

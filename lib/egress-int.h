@@ -118,7 +118,9 @@ void eg_summary(const struct eg_broker *b, char *out, size_t size);
 uint64_t eg_now_ms(void);
 
 /* egress.c: no capability in any set, none to regain. */
-int eg_drop_privileges(void);
+/* @to_nobody: a root broker becomes nobody (not where the launcher itself was not
+ * root: its ids are the caller's already). */
+int eg_drop_privileges(bool to_nobody);
 
 /* egress-factory.c: a process in the jail's network namespace that makes sockets there */
 int eg_factory_start(struct eg_broker *b, int userns, int netns);

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <grp.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -70,7 +72,7 @@ static void take_namespace(struct eg_broker *b, enum sbx_egress_role role, int f
                 (void)eg_factory_start(b, b->userns_fd, fd); /* without it, publish connects fail */
         close(fd);
         closep(&b->userns_fd);
-        if (b->privileged && eg_drop_privileges() < 0)
+        if (b->privileged && eg_drop_privileges(!b->p->userns) < 0)
                 _exit(1);
         b->privileged = false;
 }
@@ -151,17 +153,35 @@ static void close_inherited(const int *keep, size_t n)
 }
 
 /* No capability in any set, none to regain: what it parses comes from the jail. */
-int eg_drop_privileges(void)
+int eg_drop_privileges(bool to_nobody)
 {
+        struct rlimit rl = { .rlim_cur = EG_MAX_CONNS * 6 + 64, .rlim_max = EG_MAX_CONNS * 6 + 64 };
+        struct rlimit now;
         cap_t none = cap_init();
-        int r;
+        int r = 0;
 
+        /* Room for EG_MAX_CONNS relays (six fds each), while it may still raise it. */
+        if (getrlimit(RLIMIT_NOFILE, &now) == 0 && now.rlim_cur < rl.rlim_cur) {
+                if (now.rlim_max > rl.rlim_max)
+                        rl.rlim_max = now.rlim_max;
+                if (setrlimit(RLIMIT_NOFILE, &rl) < 0 && now.rlim_max > now.rlim_cur) {
+                        now.rlim_cur = now.rlim_max;
+                        (void)setrlimit(RLIMIT_NOFILE, &now);
+                }
+        }
         for (int c = 0; c <= CAP_LAST_CAP; c++)
                 (void)prctl(PR_CAPBSET_DROP, c, 0, 0, 0);
         (void)prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-        r = none && cap_set_proc(none) == 0 ? 0 : -1;
+        /* Root's broker becomes nobody: uid 0 without capabilities still owns
+         * /etc/crontab and the like, which a parser bug would hand to the jail. */
+        if (to_nobody && geteuid() == 0 &&
+            (setgroups(0, NULL) < 0 || setresgid(SBX_ROOT_INSIDE_ID, SBX_ROOT_INSIDE_ID, SBX_ROOT_INSIDE_ID) < 0 ||
+             setresuid(SBX_ROOT_INSIDE_ID, SBX_ROOT_INSIDE_ID, SBX_ROOT_INSIDE_ID) < 0))
+                r = -1;
+        if (!none || cap_set_proc(none) < 0)
+                r = -1;
         cap_free(none);
-        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+        if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 r = -1;
         return r;
 }
@@ -191,7 +211,7 @@ _Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock, const struct 
         /* With ports to publish, the capabilities wait for the jail's namespaces
          * (take_namespace), which come before any listener. */
         if (sbx_synth_new(&b.synth) < 0 || sd_event_new(&b.ev) < 0 || eg_resolve_init(&b) < 0 ||
-            (!b.privileged && eg_drop_privileges() < 0) || sd_event_add_io(b.ev, NULL, sock, EPOLLIN, on_control, &b) < 0)
+            (!b.privileged && eg_drop_privileges(!p->userns) < 0) || sd_event_add_io(b.ev, NULL, sock, EPOLLIN, on_control, &b) < 0)
                 _exit(1);
         for (size_t i = 0; i < eg->n_publish; i++)
                 add_listener(&b, SBX_EGRESS_PUBLISH, eg->publish[i].port, eg->publish[i].fd);

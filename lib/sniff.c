@@ -217,7 +217,7 @@ static int tls_client_hello(struct rd *r, struct sbx_tls_hello *out)
                         int k = tls_server_name(&sub, out);
                         if (k != 0)
                                 return k;
-                } else if (type == 0xfe0d)
+                } else if (type == 0xfe0d || type == 0xffce) /* ECH, and draft ESNI */
                         out->has_ech = true;
                 r->pos += elen;
         }

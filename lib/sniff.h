@@ -57,7 +57,7 @@ enum sbx_sniff_result {
 struct sbx_tls_hello {
         char sni[254];       /* the host_name in server_name, normalised lowercase, no trailing dot; "" when none */
         bool has_sni;
-        bool has_ech;        /* encrypted_client_hello (0xfe0d) present: the real name is hidden */
+        bool has_ech;        /* encrypted_client_hello (0xfe0d), or draft ESNI (0xffce), present: the real name is hidden */
         bool multiple_names; /* more than one host_name entry, or two server_name extensions (BAD) */
         size_t record_len;   /* bytes of the TLS record(s) holding the hello */
         uint16_t version;    /* the hello's legacy_version (0x0303 for TLS 1.2 and 1.3) */

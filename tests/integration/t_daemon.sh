@@ -415,7 +415,7 @@ if ((jd_ok)); then
 	jd_query "$T/j" SYSLOG_IDENTIFIER=sandboxd
 	n=$(jd_count "$T/j" MESSAGE_ID=$MID_ALLOWED SBX_UID="$UID_U" SBX_PROFILE=workspace SBX_MODE=daemon)
 	((n >= 1)) && t_ok "journal: ALLOWED with the caller's uid, profile, mode" || t_fail "journal: ALLOWED" "$n entries"
-	n=$(jd_count "$T/j" MESSAGE_ID=$MID_DENIED SBX_UID="$UID_U" SBX_PROFILE=network SBX_DECISION=deny)
+	n=$(jd_count "$T/j" MESSAGE_ID=$MID_DENIED SBX_UID="$UID_U" SBX_PROFILE=network-host SBX_DECISION=deny)
 	((n == 1)) && t_ok "journal: one DENIED for the network profile" || t_fail "journal: one DENIED for network" "$n entries"
 	if jd_entry "$T/j" "$T/e" MESSAGE_ID=$MID_DENIED SBX_UID="$UID_U" SBX_PROFILE=network; then
 		[[ -n $(kv SBX_REASON "$T/e") ]] && t_ok "journal: DENIED says why" || t_fail "journal: DENIED says why" "no SBX_REASON"

@@ -36,7 +36,7 @@ if ran_ok "status runs"; then
 		fi
 	done
 	expect_kv "only fds 0,1,2" fds "0,1,2"
-	expect_kv "env is only PATH HOME TERM LANG" env_names "HOME,LANG,PATH,TERM"
+	expect_kv "env is only PATH HOME TERM LANG and the no-network proxy variables" env_names "HOME,HTTPS_PROXY,HTTP_PROXY,LANG,NO_PROXY,PATH,TERM,http_proxy,https_proxy,no_proxy"
 	expect_kv "HOME is /tmp" env.HOME /tmp
 	expect_kv "TERM passed" env.TERM xterm
 	expect_kv "LANG passed" env.LANG C.UTF-8
@@ -61,7 +61,7 @@ exec 7<&- 8>&- 9<&-
 # --env NAME=VALUE and --env NAME (the caller's value); still nothing else.
 jail --env FOO=bar --env SBX_PASSME -- status
 if ran_ok "status with --env runs"; then
-	expect_kv "--env adds exactly its names" env_names "FOO,HOME,LANG,PATH,SBX_PASSME,TERM"
+	expect_kv "--env adds exactly its names" env_names "FOO,HOME,HTTPS_PROXY,HTTP_PROXY,LANG,NO_PROXY,PATH,SBX_PASSME,TERM,http_proxy,https_proxy,no_proxy"
 	expect_kv "--env NAME=VALUE" env.FOO bar
 	expect_kv "--env NAME passes the caller's value" env.SBX_PASSME "$SBX_PASSME"
 	t_check "secret still absent with --env" "found in output" eval '! grep -qF "$SECRET" "$OUT"'

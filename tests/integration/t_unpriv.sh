@@ -70,7 +70,7 @@ for ns in user pid net mnt uts ipc cgroup; do
 	fi
 done
 expect_kv "nobody: only fds 0,1,2" fds "0,1,2"
-expect_kv "nobody: env is only PATH HOME TERM LANG" env_names "HOME,LANG,PATH,TERM"
+expect_kv "nobody: env is only PATH HOME TERM LANG and the no-network proxy variables" env_names "HOME,HTTPS_PROXY,HTTP_PROXY,LANG,NO_PROXY,PATH,TERM,http_proxy,https_proxy,no_proxy"
 t_check "nobody: caller secret not in env" "found in output" eval '! grep -qF "$SECRET" "$OUT"'
 
 expect_kv "nobody: no host process visible" procs "1,2"

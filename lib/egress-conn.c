@@ -342,6 +342,14 @@ static void check(struct eg_conn *c);
 static void inner(struct eg_conn *c);
 static int on_timeout(sd_event_source *s, uint64_t usec, void *userdata);
 
+/* A prefix of what the broker must read: wait for more, unless its buffer is full
+ * (the parsers' limits are its size, so a full buffer is a message too big). */
+static void wait_more(struct eg_conn *c)
+{
+        if (c->len >= sizeof(c->buf))
+                refuse(c, "too-big", "the first message is larger than the broker reads");
+}
+
 /* The name the address the jail dialled stands for: a synthetic address's name, or
  * the address itself. */
 static void name_from_dst(struct eg_conn *c)
@@ -368,7 +376,7 @@ static void sniff_tls(struct eg_conn *c)
         int r = sbx_sniff_tls(c->buf, c->len, &h);
 
         if (r == SBX_SNIFF_MORE)
-                return;
+                return wait_more(c);
         name_from_dst(c);
         if (r != SBX_SNIFF_OK) { /* not TLS: a raw stream on 443, which only host:443 allows */
                 c->kind = K_RAW;
@@ -399,7 +407,7 @@ static void sniff_http(struct eg_conn *c)
         int r = sbx_sniff_http(c->buf, c->len, &h);
 
         if (r == SBX_SNIFF_MORE)
-                return;
+                return wait_more(c);
         name_from_dst(c);
         if (r != SBX_SNIFF_OK) {
                 c->kind = K_RAW;
@@ -429,7 +437,7 @@ static void sniff_proxy(struct eg_conn *c)
         if (c->st == ST_SOCKS_REQ) {
                 r = sbx_sniff_socks_request(c->buf + c->skip, c->len - c->skip, &q);
                 if (r == SBX_SNIFF_MORE)
-                        return;
+                        return wait_more(c);
                 c->kind = K_SOCKS;
                 if (r != SBX_SNIFF_OK)
                         return refuse(c, "bad-request", "not a SOCKS5 request");
@@ -450,7 +458,7 @@ static void sniff_proxy(struct eg_conn *c)
         if (c->buf[0] == 0x05) {
                 r = sbx_sniff_socks_greeting(c->buf, c->len, &used);
                 if (r == SBX_SNIFF_MORE)
-                        return;
+                        return wait_more(c);
                 c->kind = K_SOCKS;
                 if (r != SBX_SNIFF_OK)
                         return refuse(c, "bad-request", "SOCKS5 without the no-authentication method");
@@ -463,7 +471,7 @@ static void sniff_proxy(struct eg_conn *c)
         }
         r = sbx_sniff_http(c->buf, c->len, &h);
         if (r == SBX_SNIFF_MORE)
-                return;
+                return wait_more(c);
         c->kind = K_HTTP;
         if (r != SBX_SNIFF_OK)
                 return refuse(c, "bad-request", "not an HTTP proxy request");
@@ -512,14 +520,13 @@ static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdat
                 return 0;
         }
         c->len += (size_t)n;
+        /* Each of these may end the connection (and free it): nothing after. */
         if (c->st == ST_INNER)
                 inner(c);
         else if (c->st == ST_SNIFF || c->st == ST_SOCKS_REQ)
                 sniff(c);
         else
                 (void)sd_event_source_set_enabled(c->csrc, SD_EVENT_OFF); /* kept until the relay */
-        if (c->st != ST_RELAY && c->len >= sizeof(c->buf) && (c->st == ST_SNIFF || c->st == ST_INNER))
-                refuse(c, "too-big", "the first message is larger than the broker reads");
         return 0;
 }
 
@@ -724,7 +731,7 @@ static void inner(struct eg_conn *c)
         if (c->port == 443) {
                 struct sbx_tls_hello h;
                 if ((r = sbx_sniff_tls(p, n, &h)) == SBX_SNIFF_MORE)
-                        return;
+                        return wait_more(c);
                 snprintf(c->sni, sizeof(c->sni), "%s", h.sni);
                 if (r == SBX_SNIFF_OK && h.has_ech)
                         return refuse(c, "ech", "the TLS hello in the tunnel hides its server name (ECH)");
@@ -734,7 +741,7 @@ static void inner(struct eg_conn *c)
         } else {
                 struct sbx_http_head h;
                 if ((r = sbx_sniff_http(p, n, &h)) == SBX_SNIFF_MORE)
-                        return;
+                        return wait_more(c);
                 if ((r != SBX_SNIFF_OK && !c->raw_ok) ||
                     (r == SBX_SNIFF_OK && (h.connect || h.absolute || strcmp(h.host, c->host) != 0 ||
                                            (h.port && h.port != c->port))))

@@ -198,11 +198,11 @@ _Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock, const struct 
         sigprocmask(SIG_SETMASK, &none, NULL);
         signal(SIGPIPE, SIG_IGN);
         (void)prctl(PR_SET_NAME, "sbx-egress", 0, 0, 0);
-        /* The command's streams are not ours to hold open (a reader waits for EOF). */
+        /* The command's input and output are not ours to hold open (a reader waits
+         * for EOF); stderr stays, for what a sanitizer or libc says before a crash. */
         if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
                 dup2(null, STDIN_FILENO);
                 dup2(null, STDOUT_FILENO);
-                dup2(null, STDERR_FILENO);
         }
         keep[n_keep++] = sock;
         for (size_t i = 0; i < eg->n_publish; i++)

@@ -86,12 +86,10 @@ static void sock_state(void *data, ares_socket_t fd, int readable, int writable)
 int eg_resolve_init(struct eg_broker *b)
 {
         struct ares_options o = { .sock_state_cb = sock_state, .sock_state_cb_data = b, .timeout = 2000, .tries = 2 };
-        int r;
-
-        if ((r = ares_library_init(ARES_LIB_INIT_ALL)) != ARES_SUCCESS)
+        if (ares_library_init(ARES_LIB_INIT_ALL) != ARES_SUCCESS)
                 return -ENOMEM;
-        r = ares_init_options(&b->ares, &o, ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES);
-        return r == ARES_SUCCESS ? 0 : -EIO;
+        /* The host's resolver, read now, before the broker gives up its ids. */
+        return ares_init_options(&b->ares, &o, ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES) == ARES_SUCCESS ? 0 : -EIO;
 }
 
 static void done(void *arg, int status, int timeouts, struct ares_addrinfo *ai)

@@ -791,7 +791,7 @@ static void loopback(struct eg_conn *c, enum conn_kind kind)
 
 /* The open connections the broker's fd limit has room for, relayed (six fds each),
  * up to EG_MAX_CONNS: past it, a pipe or a socket for the server would fail. */
-size_t eg_conn_max(void)
+static size_t conn_max(void)
 {
         struct rlimit rl;
         size_t n;
@@ -804,17 +804,17 @@ size_t eg_conn_max(void)
 
 /* accept4 failed with EMFILE or ENFILE: the connection stays queued and the listener
  * readable, so the loop would call back at once, forever.  A spare fd, taken while
- * there was room (eg_accept_reserve), makes room to take it off the queue and close
+ * there was room (accept_reserve), makes room to take it off the queue and close
  * it (the client sees the close). */
 static int spare_fd = -1;
 
-void eg_accept_reserve(void)
+static void accept_reserve(void)
 {
         if (spare_fd < 0)
                 spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
-int eg_accept_overflow(int listener)
+static int accept_overflow(int listener)
 {
         int fd;
 
@@ -828,27 +828,43 @@ int eg_accept_overflow(int listener)
         return fd >= 0 ? 0 : -errno;
 }
 
-int eg_conn_accept(struct eg_broker *b, int listener, enum sbx_egress_role role, uint16_t port)
+int eg_accept(struct eg_broker *b, int listener)
 {
-        size_t max = eg_conn_max();
-
-        eg_accept_reserve();
-        for (int i = 0; i < 64; i++) {
+        if (!b->max_conns)
+                b->max_conns = conn_max(); /* the limit is raised once, before any listener */
+        accept_reserve();
+        for (;;) {
                 int fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-                struct eg_conn *c;
 
                 if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
-                        if (eg_accept_overflow(listener) < 0)
+                        if (accept_overflow(listener) < 0)
                                 return -EMFILE;
                         continue;
                 }
                 if (fd < 0)
-                        return errno == EAGAIN ? 0 : -errno;
-                if (b->n_conns >= max || !(c = calloc(1, sizeof(*c)))) {
+                        return -errno;
+                if (b->n_conns >= b->max_conns) { /* taken off the queue: the client sees the close */
                         close(fd);
                         continue;
                 }
                 b->n_conns++;
+                return fd;
+        }
+}
+
+int eg_conn_accept(struct eg_broker *b, int listener, enum sbx_egress_role role, uint16_t port)
+{
+        for (int i = 0; i < 64; i++) {
+                int fd = eg_accept(b, listener);
+                struct eg_conn *c;
+
+                if (fd < 0)
+                        return fd == -EAGAIN ? 0 : fd;
+                if (!(c = calloc(1, sizeof(*c)))) {
+                        close(fd);
+                        b->n_conns--;
+                        continue;
+                }
                 *c = (struct eg_conn){ .b = b, .next = b->conns, .role = role, .cfd = fd, .ufd = -1, .lport = port, .start_ms = eg_now_ms(),
                                        .up.pipe = { -1, -1 }, .down.pipe = { -1, -1 }, .kind = K_RAW };
                 if (b->conns)

@@ -140,25 +140,17 @@ static int on_tcp(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 
 int eg_dns_tcp_accept(struct eg_broker *b, int listener)
 {
-        size_t max = eg_conn_max();
-
-        eg_accept_reserve();
         for (int i = 0; i < 64; i++) {
-                int fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+                int fd = eg_accept(b, listener);
                 struct tcp_dns *t;
 
-                if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
-                        if (eg_accept_overflow(listener) < 0)
-                                return -EMFILE;
-                        continue;
-                }
                 if (fd < 0)
-                        return errno == EAGAIN ? 0 : -errno;
-                if (b->n_conns >= max || !(t = calloc(1, sizeof(*t)))) {
+                        return fd == -EAGAIN ? 0 : fd;
+                if (!(t = calloc(1, sizeof(*t)))) {
                         close(fd);
+                        b->n_conns--;
                         continue;
                 }
-                b->n_conns++;
                 t->b = b;
                 t->fd = fd;
                 if (sd_event_add_io(b->ev, &t->src, fd, EPOLLIN, on_tcp, t) < 0 ||

@@ -43,6 +43,7 @@ struct eg_broker {
                 sd_event_source *src;
         } ares_fds[16];
         size_t n_conns;
+        size_t max_conns;      /* what the fd limit has room for (egress-conn.c); 0: not yet */
         struct eg_conn *conns; /* open connections (egress-conn.c), for the end of the run */
         struct eg_summary_row rows[EG_SUMMARY_ROWS];
         size_t n_rows;
@@ -66,13 +67,11 @@ struct eg_verdict {
 
 /* egress-conn.c */
 int eg_conn_accept(struct eg_broker *b, int listener, enum sbx_egress_role role, uint16_t port);
-/* How many connections the fd limit has room for (at most EG_MAX_CONNS). */
-size_t eg_conn_max(void);
-/* Keeps a spare fd for eg_accept_overflow (at each accept, while there is room). */
-void eg_accept_reserve(void);
-/* A listener's accept4 failed with EMFILE: take one connection off its queue and close
- * it (else the loop spins on the readable listener).  0, or -errno. */
-int eg_accept_overflow(int listener);
+/* The next connection waiting on @listener that there is room for, counted in
+ * b->n_conns (the caller gives the count back if it cannot keep it); one past the
+ * limit, or past the fd limit, is taken off the queue and closed, so the listener
+ * does not stay readable.  -EAGAIN when none is waiting. */
+int eg_accept(struct eg_broker *b, int listener);
 /* The run is over: each relayed connection's record, then every connection closed. */
 void eg_conn_close_all(struct eg_broker *b);
 

@@ -80,6 +80,10 @@ int sbx_key_memory(struct sbx_walk *c, const struct sbx_key *k, const struct sbx
 int sbx_key_enum(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);
 int sbx_key_names(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);
 int sbx_key_strings(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);
+/* Egress rules (lib/netrule.h) added to the struct sbx_netrules at the key's offset,
+ * as the enum sbx_netrule_kind at k->arg says: a profile's network.allow and .deny,
+ * the site policy's. */
+int sbx_key_netrules(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);
 int sbx_key_regexes(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);
 /* A program and its arguments ([/abs/path, args...]), replacing a parent's (validator.command). */
 int sbx_key_command(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../lib/cleanup.h"
+#include "../lib/netrule.h"
 #include "../lib/parse.h"
 #include "../lib/plan.h"
 #include "schema-int.h"
@@ -359,6 +360,20 @@ int sbx_key_names(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_
 int sbx_key_strings(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
         return sbx_walk_each_item(c, k, v, sbx_item_string);
+}
+
+static int item_netrule(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        struct sbx_error e = { 0 };
+
+        if (sbx_netrules_add(SBX_KEY_AT(c, k, struct sbx_netrules), v->value, *(const enum sbx_netrule_kind *)k->arg, &e) < 0)
+                return sbx_diag_at(c->d, c->file, v, "'%s': %s%s%s", c->path, e.msg, e.hint[0] ? "; " : "", e.hint);
+        return 0;
+}
+
+int sbx_key_netrules(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        return sbx_walk_each_item(c, k, v, item_netrule);
 }
 
 int sbx_key_regexes(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)

@@ -573,23 +573,9 @@ static const struct sbx_bounds b_argv = { 64, 1u << 20 };
 static const enum sbx_mount_kind kind_ro = SBX_MOUNT_RO, kind_rw = SBX_MOUNT_RW, kind_tmpfs = SBX_MOUNT_TMPFS;
 
 static const char *const net_names[] = { "none", "host", "filtered", NULL };
-static const enum sbx_netrule_kind rule_allow = SBX_NETRULE_ALLOW, rule_deny = SBX_NETRULE_DENY;
-
 /* network.allow and network.deny: rules of lib/netrule.h, added to what the profile
  * extended (a deny always narrows; an allow is this profile author's to give). */
-static int net_rule(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
-{
-        struct sbx_error e = { 0 };
-
-        if (sbx_netrules_add(&prof(c)->plan.net_rules, v->value, *(const enum sbx_netrule_kind *)k->arg, &e) < 0)
-                return sbx_diag_at(c->d, c->file, v, "'%s': %s%s%s", c->path, e.msg, e.hint[0] ? "; " : "", e.hint);
-        return 0;
-}
-
-static int parse_net_rules(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
-{
-        return sbx_walk_each_item(c, k, v, net_rule);
-}
+static const enum sbx_netrule_kind rule_allow = SBX_NETRULE_ALLOW, rule_deny = SBX_NETRULE_DENY;
 
 /* network.localhost.connect and .publish: port numbers, each once, replacing what the
  * profile extended (a list of ports is one thing).  The broker's own ports inside
@@ -633,8 +619,8 @@ static const struct sbx_key localhost_keys[] = {
 
 static const struct sbx_key network_keys[] = {
         { "mode", sbx_key_enum, OFF(plan.net), net_names, "none, host, filtered" },
-        { "allow", parse_net_rules, 0, &rule_allow, "[registry.npmjs.org, \"*.pypi.org\", \"github.com:22\"]" },
-        { "deny", parse_net_rules, 0, &rule_deny, "[gist.github.com, \"*:25\"]" },
+        { "allow", sbx_key_netrules, OFF(plan.net_rules), &rule_allow, "[registry.npmjs.org, \"*.pypi.org\", \"github.com:22\"]" },
+        { "deny", sbx_key_netrules, OFF(plan.net_rules), &rule_deny, "[gist.github.com, \"*:25\"]" },
         { "localhost", sbx_key_section, 0, localhost_keys, NULL },
         {},
 };

@@ -319,23 +319,9 @@ static int parse_validator(struct sbx_walk *c, const struct sbx_key *k, const st
 
 static const enum sbx_netrule_kind rule_allow = SBX_NETRULE_ALLOW, rule_deny = SBX_NETRULE_DENY;
 
-static int net_rule(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
-{
-        struct sbx_error e = { 0 };
-
-        if (sbx_netrules_add(&policy_of(c)->net, v->value, *(const enum sbx_netrule_kind *)k->arg, &e) < 0)
-                return sbx_diag_at(c->d, c->file, v, "'%s': %s%s%s", c->path, e.msg, e.hint[0] ? "; " : "", e.hint);
-        return 0;
-}
-
-static int parse_net_rules(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
-{
-        return sbx_walk_each_item(c, k, v, net_rule);
-}
-
 static const struct sbx_key network_keys[] = {
-        { "allow", parse_net_rules, 0, &rule_allow, "[registry.npmjs.org, \"*.pypi.org\"]" },
-        { "deny", parse_net_rules, 0, &rule_deny, "[\"*:25\", 10.0.0.0/8]" },
+        { "allow", sbx_key_netrules, OFF(net), &rule_allow, "[registry.npmjs.org, \"*.pypi.org\"]" },
+        { "deny", sbx_key_netrules, OFF(net), &rule_deny, "[\"*:25\", 10.0.0.0/8]" },
         {},
 };
 

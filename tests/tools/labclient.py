@@ -172,7 +172,7 @@ def cmd_parallel(host, n, threads, tls=None, cafile=None):
         ctx = ssl.create_default_context(cafile=cafile)
     lock = threading.Lock()
     res = {"ok": 0, "fail": 0, "err": "none"}
-    todo = list(range(n))
+    left = list(range(n))
 
     def one():
         s = conn(host, 443 if ctx else 80, timeout=30)
@@ -186,9 +186,9 @@ def cmd_parallel(host, n, threads, tls=None, cafile=None):
     def worker():
         while True:
             with lock:
-                if not todo:
+                if not left:
                     return
-                todo.pop()
+                left.pop()
             try:
                 good = one()
                 err = None

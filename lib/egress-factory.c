@@ -6,7 +6,9 @@
  * first, where the jail has one), gives up every capability, and from then on only
  * answers "a TCP socket of this family" with one, made there.  It is not in the
  * jail's PID namespace: the command can neither see nor signal it. */
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -47,6 +49,23 @@ _Noreturn static void factory(int sock, int userns, int netns)
         }
 }
 
+static int keep_only(int a, int b, int c)
+{
+        DIR *d = opendir("/proc/self/fd");
+        struct dirent *de;
+
+        if (!d)
+                return -errno;
+        while ((de = readdir(d))) {
+                int fd = atoi(de->d_name);
+
+                if (fd > 2 && fd != a && fd != b && fd != c && fd != dirfd(d))
+                        close(fd);
+        }
+        closedir(d);
+        return 0;
+}
+
 int eg_factory_start(struct eg_broker *b, int userns, int netns)
 {
         int sv[2];
@@ -63,7 +82,11 @@ int eg_factory_start(struct eg_broker *b, int userns, int netns)
         if (pid == 0) {
                 if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                         _exit(1);
+                /* Nothing of the broker's: its loop, the launcher's socket, the host's
+                 * publish listeners.  Only the namespaces and its own socket stay. */
                 close(sv[0]);
+                if (keep_only(sv[1], userns, netns) < 0)
+                        _exit(1);
                 factory(sv[1], userns, netns);
         }
         close(sv[1]);
@@ -79,6 +102,10 @@ int eg_factory_socket(struct eg_broker *b, int family)
 
         if (b->factory_sock < 0)
                 return -ENOTCONN;
+        /* A late answer to an earlier request that timed out is not this one's. */
+        while (sbx_sync_recv(b->factory_sock, &m, &fd) == 0)
+                closep(&fd);
+        m = (struct sbx_msg){ .type = SBX_MSG_NET_FD, .wstatus = family };
         if (send(b->factory_sock, &m, sizeof(m), MSG_NOSIGNAL) != (ssize_t)sizeof(m))
                 return -errno;
         /* The factory answers at once: the wait is one socket() long. */

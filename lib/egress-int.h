@@ -35,6 +35,7 @@ struct eg_summary_row {
 struct eg_broker {
         sd_event *ev;
         const struct sbx_plan *p;
+        const struct sbx_egress *eg; /* the launcher's publish listeners, until served */
         struct sbx_synth *synth;
         ares_channel ares;
         sd_event_source *ares_timer;

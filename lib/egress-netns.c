@@ -80,6 +80,38 @@ static int send_listener(int sync_fd, const struct listen_spec *l, struct sbx_er
         return 0;
 }
 
+static bool listed(const uint16_t *ports, size_t n, uint16_t port)
+{
+        for (size_t i = 0; i < n; i++)
+                if (ports[i] == port)
+                        return true;
+        return false;
+}
+
+/* A port inside the jail is one thing: the internet's (a raw rule), the host's
+ * loopback (connect), or the jail's own served to the host (publish).  A publish
+ * port that were a connect port would loop back on itself, one that were a raw
+ * port would hand the host the broker's listener and this jail's allow list. */
+static int check_local_ports(const struct sbx_plan *p, const uint16_t *raw, size_t n_raw, struct sbx_error *e)
+{
+        for (size_t i = 0; i < p->n_net_connect; i++)
+                if (listed(raw, n_raw, p->net_connect[i])) {
+                        sbx_error_set(e, SBX_STAGE_NET, EADDRINUSE, "", "",
+                                      "network.localhost.connect port %u is also a port an allow rule names", p->net_connect[i]);
+                        sbx_error_hint(e, "a port inside the jail is either the host's loopback or the internet's; drop one");
+                        return -EADDRINUSE;
+                }
+        for (size_t i = 0; i < p->n_net_publish; i++)
+                if (listed(raw, n_raw, p->net_publish[i]) || listed(p->net_connect, p->n_net_connect, p->net_publish[i])) {
+                        sbx_error_set(e, SBX_STAGE_NET, EADDRINUSE, "", "",
+                                      "network.localhost.publish port %u is also a connect port or a port an allow rule names",
+                                      p->net_publish[i]);
+                        sbx_error_hint(e, "a port inside the jail is the jail's own, the host's loopback or the internet's; drop one");
+                        return -EADDRINUSE;
+                }
+        return 0;
+}
+
 int sbx_egress_setup_netns(const struct sbx_plan *p, int sync_fd, struct sbx_error *e)
 {
         uint16_t ports[SBX_EGRESS_MAX_PORTS];
@@ -131,15 +163,9 @@ int sbx_egress_setup_netns(const struct sbx_plan *p, int sync_fd, struct sbx_err
                                 return r;
                 }
         }
+        if ((r = check_local_ports(p, ports, n_ports, e)) < 0)
+                return r;
         for (size_t i = 0; i < p->n_net_connect; i++) {
-                for (size_t j = 0; j < n_ports; j++)
-                        if (ports[j] == p->net_connect[i]) {
-                                r = sbx_error_set(e, SBX_STAGE_NET, EADDRINUSE, "", "",
-                                                  "network.localhost.connect port %u is also a port an allow rule names",
-                                                  p->net_connect[i]);
-                                sbx_error_hint(e, "a port inside the jail is either the host's loopback or the internet's; drop one");
-                                return r;
-                        }
                 for (int f = 0; f < (v6 ? 2 : 1); f++) {
                         struct listen_spec l = { SBX_EGRESS_LOCAL, f ? AF_INET6 : AF_INET, SOCK_STREAM, p->net_connect[i], true };
                         if ((r = send_listener(sync_fd, &l, e)) < 0)

@@ -60,6 +60,14 @@ static void add_listener(struct eg_broker *b, enum sbx_egress_role role, unsigne
         *l = (struct listener){ b, role, (uint16_t)port, fd };
 }
 
+/* The host side of network.localhost.publish: served only once the broker holds no
+ * privilege (a local user may connect there at any time). */
+static void serve_publish(struct eg_broker *b)
+{
+        for (size_t i = 0; i < b->eg->n_publish; i++)
+                add_listener(b, SBX_EGRESS_PUBLISH, b->eg->publish[i].port, b->eg->publish[i].fd);
+}
+
 /* The jail's namespaces: the publish factory enters them, and then the broker keeps
  * no capability (it kept them only for this). */
 static void take_namespace(struct eg_broker *b, enum sbx_egress_role role, int fd)
@@ -75,6 +83,7 @@ static void take_namespace(struct eg_broker *b, enum sbx_egress_role role, int f
         if (b->privileged && eg_drop_privileges(!b->p->userns) < 0)
                 _exit(1);
         b->privileged = false;
+        serve_publish(b);
 }
 
 static int on_control(sd_event_source *s, int sock, uint32_t revents, void *userdata)
@@ -188,7 +197,7 @@ int eg_drop_privileges(bool to_nobody)
 
 _Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock, const struct sbx_egress *eg)
 {
-        struct eg_broker b = { .p = p, .userns_fd = -1, .factory_sock = -1, .privileged = p->n_net_publish > 0 };
+        struct eg_broker b = { .p = p, .eg = eg, .userns_fd = -1, .factory_sock = -1, .privileged = p->n_net_publish > 0 };
         int keep[1 + SBX_EGRESS_PUBLISH_FDS];
         size_t n_keep = 0;
         sigset_t none;
@@ -213,8 +222,8 @@ _Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock, const struct 
         if (sbx_synth_new(&b.synth) < 0 || sd_event_new(&b.ev) < 0 || eg_resolve_init(&b) < 0 ||
             (!b.privileged && eg_drop_privileges(!p->userns) < 0) || sd_event_add_io(b.ev, NULL, sock, EPOLLIN, on_control, &b) < 0)
                 _exit(1);
-        for (size_t i = 0; i < eg->n_publish; i++)
-                add_listener(&b, SBX_EGRESS_PUBLISH, eg->publish[i].port, eg->publish[i].fd);
+        if (!b.privileged)
+                serve_publish(&b);
         (void)sd_event_loop(b.ev);
         _exit(0);
 }

@@ -579,7 +579,7 @@ static const enum sbx_netrule_kind rule_allow = SBX_NETRULE_ALLOW, rule_deny = S
 
 /* network.localhost.connect and .publish: port numbers, each once, replacing what the
  * profile extended (a list of ports is one thing).  The broker's own ports inside
- * the jail (53, 80, 443, 3128) cannot be connect ports. */
+ * the jail (53, 80, 443, 3128) can be neither. */
 static int parse_local_ports(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
         struct sbx_plan *p = &prof(c)->plan;
@@ -598,7 +598,9 @@ static int parse_local_ports(struct sbx_walk *c, const struct sbx_key *k, const 
 
                 if (it->type != SBX_NODE_SCALAR || sbx_parse_u64(it->value, &port) < 0 || port < 1 || port > 65535)
                         return sbx_diag_at(c->d, c->file, it, "'%s': each item must be a port number from 1 to 65535", c->path);
-                if (!publish && (port == 53 || port == 80 || port == 443 || port == SBX_EGRESS_PROXY_PORT))
+                /* (publish too: the host would reach the broker's own listener, and dial
+                 * out through this jail's allow list) */
+                if (port == 53 || port == 80 || port == 443 || port == SBX_EGRESS_PROXY_PORT)
                         return sbx_diag_at(c->d, c->file, it,
                                            "'%s': port %llu is the egress broker's own inside the jail (53, 80, 443, %d)",
                                            c->path, (unsigned long long)port, SBX_EGRESS_PROXY_PORT);

@@ -101,4 +101,22 @@ network:
 EOF2
 lab_sbx --profile "$T/bad.yaml" -- true
 t_check "connect: port 443 (the broker's) is refused at load" "$(head -c 300 "$ERR")" grep -q "port 443 is the egress broker's own" "$ERR"
+# Nor a publish port: the host would reach the broker's proxy, and through it this
+# jail's allow list.
+sed -i 's/connect: \[443\]/publish: [3128]/' "$T/bad.yaml"
+lab_sbx --profile "$T/bad.yaml" -- true
+t_check "publish: port 3128 (the broker's proxy) is refused at load" "$(head -c 300 "$ERR")" grep -q "port 3128 is the egress broker's own" "$ERR"
+# A port both published and connected would loop one connect into a thousand.
+cat >"$T/loop.yaml" <<'EOF2'
+extends: workspace
+network:
+  mode: filtered
+  localhost:
+    connect: [7001]
+    publish: [7001]
+EOF2
+lab_sbx --profile "$T/loop.yaml" --workspace "$WS" -- touch "$WS/ran-loop"
+t_check "publish: a port that is also a connect port is refused (125), nothing runs" "$(run_info)" \
+	test "$RC" = 125 -a ! -e "$WS/ran-loop"
+t_check "publish: the refusal names the port" "$(head -c 300 "$ERR")" grep -q "publish port 7001 is also a connect port" "$ERR"
 exit 0

@@ -415,13 +415,6 @@ static int to_journal(const struct entry *en)
         return sd_journal_sendv(en->f, (int)en->n);
 }
 
-bool sbx_audit_journal_present(void)
-{
-        struct stat st;
-
-        return stat(JOURNAL_SOCKET, &st) == 0 && S_ISSOCK(st.st_mode);
-}
-
 static bool needs_quotes(const char *v)
 {
         if (!*v)

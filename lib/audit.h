@@ -92,10 +92,6 @@ int sbx_audit_emit(enum sbx_audit_event ev, const struct sbx_audit *a, const str
  * Returns 0, or -errno when neither took it (-ENOENT: no journal and no @fallback). */
 int sbx_audit_log(enum sbx_audit_event ev, const struct sbx_audit *a, FILE *fallback);
 
-/* Whether a journal is there to take entries (its socket exists): when it is not and
- * a sink has no fd, the sink's fallback stream is where the records go. */
-bool sbx_audit_journal_present(void);
-
 /* MESSAGE_ID of @ev, as 32 hex digits (for tests and docs); NULL for no such event. */
 const char *sbx_audit_message_id(enum sbx_audit_event ev);
 

@@ -22,10 +22,10 @@
 
 #define FACTORY_MS 1000
 
-_Noreturn static void factory(int sock, int userns, int netns)
+_Noreturn static void factory(const struct sbx_plan *p, int sock, int userns, int netns)
 {
         if ((userns >= 0 && setns(userns, CLONE_NEWUSER) < 0) || setns(netns, CLONE_NEWNET) < 0 ||
-            eg_drop_privileges(userns < 0) < 0)
+            eg_drop_privileges(userns < 0 ? p : NULL) < 0)
                 _exit(1);
         close(userns);
         close(netns);
@@ -87,7 +87,7 @@ int eg_factory_start(struct eg_broker *b, int userns, int netns)
                 close(sv[0]);
                 if (keep_only(sv[1], userns, netns) < 0)
                         _exit(1);
-                factory(sv[1], userns, netns);
+                factory(b->p, sv[1], userns, netns);
         }
         close(sv[1]);
         b->factory_sock = sv[0];

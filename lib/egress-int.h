@@ -120,7 +120,7 @@ uint64_t eg_now_ms(void);
 /* egress.c: no capability in any set, none to regain. */
 /* @to_nobody: a root broker becomes nobody (not where the launcher itself was not
  * root: its ids are the caller's already). */
-int eg_drop_privileges(bool to_nobody);
+int eg_drop_privileges(const struct sbx_plan *p);
 
 /* egress-factory.c: a process in the jail's network namespace that makes sockets there */
 int eg_factory_start(struct eg_broker *b, int userns, int netns);

@@ -80,7 +80,7 @@ static void take_namespace(struct eg_broker *b, enum sbx_egress_role role, int f
                 (void)eg_factory_start(b, b->userns_fd, fd); /* without it, publish connects fail */
         close(fd);
         closep(&b->userns_fd);
-        if (b->privileged && eg_drop_privileges(!b->p->userns) < 0)
+        if (b->privileged && eg_drop_privileges(b->p) < 0)
                 _exit(1);
         b->privileged = false;
         serve_publish(b);
@@ -161,8 +161,35 @@ static void close_inherited(const int *keep, size_t n)
         closedir(d);
 }
 
-/* No capability in any set, none to regain: what it parses comes from the jail. */
-int eg_drop_privileges(bool to_nobody)
+/* Who a broker root started becomes: sandboxd's caller (p->run_as), so that no two
+ * callers' brokers share a uid and localhost.connect reaches the host's loopback as
+ * the caller; nobody otherwise.  uid 0 without capabilities still owns /etc/crontab
+ * and the like, which a parser bug would hand to the jail. */
+static int become_unprivileged(const struct sbx_plan *p)
+{
+        uid_t uid = SBX_ROOT_INSIDE_ID;
+        gid_t gid = SBX_ROOT_INSIDE_ID;
+        const gid_t *groups = NULL;
+        size_t n_groups = 0;
+
+        if (geteuid() != 0)
+                return 0;
+        if (p->run_as && p->uid != 0) {
+                uid = p->uid;
+                gid = p->gid;
+                groups = p->groups;
+                n_groups = p->n_groups;
+        }
+        if (setgroups(n_groups, groups) < 0 || setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0)
+                /* A container's root without CAP_SETUID has nobody to become; it
+                 * still gives up every capability below. */
+                return p->userns && errno == EPERM ? 0 : -1;
+        return 0;
+}
+
+/* No capability in any set, none to regain: what it parses comes from the jail.
+ * @p NULL: keep the ids (the factory, inside the jail's user namespace). */
+int eg_drop_privileges(const struct sbx_plan *p)
 {
         struct rlimit rl = { .rlim_cur = EG_MAX_CONNS * 6 + 64, .rlim_max = EG_MAX_CONNS * 6 + 64 };
         struct rlimit now;
@@ -181,11 +208,8 @@ int eg_drop_privileges(bool to_nobody)
         for (int c = 0; c <= CAP_LAST_CAP; c++)
                 (void)prctl(PR_CAPBSET_DROP, c, 0, 0, 0);
         (void)prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-        /* Root's broker becomes nobody: uid 0 without capabilities still owns
-         * /etc/crontab and the like, which a parser bug would hand to the jail. */
-        if (to_nobody && geteuid() == 0 &&
-            (setgroups(0, NULL) < 0 || setresgid(SBX_ROOT_INSIDE_ID, SBX_ROOT_INSIDE_ID, SBX_ROOT_INSIDE_ID) < 0 ||
-             setresuid(SBX_ROOT_INSIDE_ID, SBX_ROOT_INSIDE_ID, SBX_ROOT_INSIDE_ID) < 0))
+        /* Not dumpable before the ids change too: the caller may not trace it. */
+        if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || (p && become_unprivileged(p) < 0))
                 r = -1;
         if (!none || cap_set_proc(none) < 0)
                 r = -1;
@@ -220,7 +244,7 @@ _Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock, const struct 
         /* With ports to publish, the capabilities wait for the jail's namespaces
          * (take_namespace), which come before any listener. */
         if (sbx_synth_new(&b.synth) < 0 || sd_event_new(&b.ev) < 0 || eg_resolve_init(&b) < 0 ||
-            (!b.privileged && eg_drop_privileges(!p->userns) < 0) || sd_event_add_io(b.ev, NULL, sock, EPOLLIN, on_control, &b) < 0)
+            (!b.privileged && eg_drop_privileges(p) < 0) || sd_event_add_io(b.ev, NULL, sock, EPOLLIN, on_control, &b) < 0)
                 _exit(1);
         if (!b.privileged)
                 serve_publish(&b);

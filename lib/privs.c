@@ -186,6 +186,10 @@ int sbx_privs_drop_init(const struct sbx_plan *p, struct sbx_error *e)
          * a signal to the command (kill needs the same uid once CAP_KILL is gone). */
         if (p->run_as && (r = sbx_privs_switch_ids(p, e)) < 0)
                 return r;
+        /* The switch made it as dumpable as fs.suid_dumpable says; the caller, now
+         * of its uid, may not trace what holds the jail's sockets. */
+        if (p->run_as && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "prctl", "PR_SET_DUMPABLE", "cannot make PID 1 undumpable");
         if ((r = set_capabilities(0, e)) < 0)
                 return r;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)

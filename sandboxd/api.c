@@ -206,14 +206,13 @@ static void audit_refusal(struct daemon *d, const struct caller *who, const stru
 }
 
 /* The stream sandboxd's audit records go to besides the journal: the --audit-file or
- * --audit-fd fd, else, without a journal, stderr (logfmt lines); -1: the journal only. */
+ * --audit-fd fd, else stderr (logfmt lines), where they go whenever the journal does
+ * not take them: none on this host, or one that died and left its socket file. */
 static int audit_stream(const struct daemon *d)
 {
         if (d->audit.fd >= 0)
                 return d->audit.fd;
-        if (d->audit.fallback && !sbx_audit_journal_present())
-                return fileno(d->audit.fallback);
-        return -1;
+        return d->audit.fallback ? fileno(d->audit.fallback) : -1;
 }
 
 /* The jail's stdin, stdout and stderr (@stdio) must not be that stream, in any form
@@ -239,7 +238,7 @@ static int stdio_not_audit(struct daemon *d, const struct caller *who, const str
                  "%s is sandboxd's audit stream (the same %s): the jailed command could forge or cut audit records there; "
                  "give the command a %s of its own (a file or pipe of the caller's, e.g. 2>FILE), and run sandboxd with "
                  "--audit-file in a directory only root can read (sandboxd(8) AUDIT)",
-                 names[r], d->audit.fd >= 0 ? "file, pipe, socket or terminal" : "stderr, where its records go without a journal",
+                 names[r], d->audit.fd >= 0 ? "file, pipe, socket or terminal" : "stderr, where its records go when the journal does not take them",
                  names[r]);
         audit_refusal(d, who, rq, why);
         return sd_bus_error_set(err, SD_BUS_ERROR_INVALID_ARGS, why);

@@ -346,6 +346,24 @@ else
 	t_fail "sandboxd, logfmt on stderr" "did not start: $(tail -c 300 "$DM_LOG")"
 fi
 
+# A journal that died: its socket file is still there, nobody receives, and the
+# records fall back to stderr all the same.  The stream is compared whatever the
+# socket file says.
+: >"$DM_LOG"
+DEADJ=(unshare -m --propagation private sh -c 'mkdir -p /run/systemd/journal && mount -t tmpfs -o size=1m sbx-deadjournal /run/systemd/journal &&
+	python3 -c "import socket; s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(\"/run/systemd/journal/socket\")" && exec "$@"' deadjournal)
+if dm_start --prefix "${DEADJ[@]}" --; then
+	FORGE='echo "sbx event=exit id=forged mode=daemon" >&2' ushare '</dev/null >"$OUT" 2>>"$DM_LOG"'
+	expect_rc "sandboxd, dead journal: a run whose stderr is sandboxd's stderr: 125" 125
+	dm_stop
+	t_check "sandboxd, dead journal: no line the jail wrote" "$(grep forged "$DM_LOG" | head -c 300)" \
+		sh -c "! grep -q '^sbx event=exit id=forged' '$DM_LOG'"
+	t_check "sandboxd, dead journal: the refusal audited on stderr" "$(head -c 600 "$DM_LOG")" \
+		sh -c "grep '^sbx event=denied' '$DM_LOG' | grep -q 'audit stream'"
+else
+	t_fail "sandboxd, dead journal" "did not start: $(tail -c 300 "$DM_LOG")"
+fi
+
 # A terminal: sandboxd's audit on a pseudo-terminal, the jail's stdout that terminal
 # by its name, or through /dev/tty (another inode: the device behind it counts).
 cat >"$T/ptyreader.py" <<'EOF'

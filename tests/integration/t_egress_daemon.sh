@@ -25,9 +25,15 @@ network:
   mode: filtered
   allow: [example.com, "*.example.org", meta.example.com]
 EOF2
+# Two unprivileged callers, for whose brokers run as whom.
+UA=sbxna$SBX_RUN_ID UB=sbxnb$SBX_RUN_ID
+if ! dm_user "$UA" || ! dm_user "$UB"; then
+	t_fail "users: created" "useradd failed"
+	exit 0
+fi
 dm_policy <<EOF2
 allow:
-  - users: [root]
+  - users: [root, $UA, $UB]
     profiles: ["*"]
 network:
   deny: [bad.example.org]
@@ -64,6 +70,45 @@ t_check "daemon: the denied server saw nothing" "$(lab_new bad | head -n 3 | tr 
 t_check "daemon: the metadata server saw nothing" "$(lab_new meta | head -n 3 | tr '\n' '|')" test -z "$(lab_new meta)"
 t_check "daemon: the lab DNS got no question for the denied name" "$(lab_new dns | grep -i bad.example.org | head -n 2)" \
 	test -z "$(lab_new dns | grep -i bad.example.org)"
+
+# Each caller's broker runs as that caller: no two callers share a broker uid (one
+# broker a parser bug handed to its jail could otherwise signal or trace another's),
+# and neither the broker nor the jail's PID 1 can be traced by the caller, even where
+# fs.suid_dumpable would make a process dumpable after an id switch.
+dumpable=$(sysctl -n fs.suid_dumpable)
+t_defer "sysctl -q fs.suid_dumpable=$dumpable"
+sysctl -q fs.suid_dumpable=1
+declare -A BP=() P1=()
+for u in "$UA" "$UB"; do
+	ws=$T/ws-$u
+	mkdir -p "$ws"
+	chown "$u:$u" "$ws"
+	setpriv --reuid="$u" --regid="$u" --init-groups "$SBX_RUN" --daemon --socket "$DM_SOCK" --workspace "$ws" \
+		--profile "$PROF" -- sh -c 'touch ready; while [ ! -e go ]; do sleep 0.1; done' >"$T/$u.out" 2>&1 &
+	t_defer_kill $!
+	wait_until 30 test -e "$ws/ready"
+	BP[$u]=$(pgrep -u "$u" -x sbx-egress | head -n 1)
+	for p in $(pgrep -u "$u"); do
+		[[ $(awk '/^NSpid:/ { print $NF }' "/proc/$p/status" 2>/dev/null) == 1 ]] && P1[$u]=$p
+	done
+done
+for u in "$UA" "$UB"; do
+	uid=$(id -u "$u")
+	bp=${BP[$u]} p1=${P1[$u]}
+	t_check "daemon: $u's broker runs as $u" "broker '$bp': $(grep -E '^(Uid|Gid):' "/proc/$bp/status" 2>&1 | tr '\n\t' '  ')" \
+		test -n "$bp" -a "$(awk '/^Uid:/ { print $2 $3 $4 $5 }' "/proc/$bp/status" 2>/dev/null)" = "$uid$uid$uid$uid"
+	t_check "daemon: $u cannot read its broker's fds or memory" "$(setpriv --reuid="$u" --regid="$u" --clear-groups ls "/proc/$bp/fd" 2>&1 | head -n 2)" \
+		eval "[ -n '$bp' ] && ! setpriv --reuid=$u --regid=$u --clear-groups ls /proc/$bp/fd >/dev/null 2>&1 && ! setpriv --reuid=$u --regid=$u --clear-groups head -c1 /proc/$bp/mem >/dev/null 2>&1"
+	t_check "daemon: $u's jail has a PID 1 of its uid" "pid '$p1'" test -n "$p1"
+	t_check "daemon: $u cannot read its jail PID 1's fds (not dumpable after the id switch)" \
+		"$(setpriv --reuid="$u" --regid="$u" --clear-groups ls "/proc/$p1/fd" 2>&1 | head -n 2)" \
+		eval "[ -n '$p1' ] && ! setpriv --reuid=$u --regid=$u --clear-groups ls /proc/$p1/fd >/dev/null 2>&1"
+	touch "$T/ws-$u/go"
+done
+t_check "daemon: the two callers' brokers are two uids" "${BP[$UA]} ${BP[$UB]}" \
+	test "$(stat -c %u "/proc/${BP[$UA]}")" != "$(stat -c %u "/proc/${BP[$UB]}")"
+sysctl -q fs.suid_dumpable="$dumpable"
+wait_until 30 eval "! pgrep -u $UA >/dev/null && ! pgrep -u $UB >/dev/null"
 
 # The broker ends with the jail: no sbx-egress process is left under sandboxd.
 t_check "daemon: no broker left after the run" "$(pgrep -a -x sbx-egress | head -n 3)" test -z "$(pgrep -x sbx-egress)"

@@ -79,9 +79,10 @@ int sbx_bus_summary_write(sd_bus_message *m, const struct sbx_result *res, const
             (r = write_applied(m, res->applied)) < 0 || (r = write_list(m, res->weakened, '\n')) < 0 ||
             (r = write_list(m, res->notes, '\n')) < 0)
                 return r;
-        /* The validators' verdict; confidence -1: not given. */
-        return sd_bus_message_append(m, "issd", res->validation.verdict, res->validation.validator, res->validation.reason,
-                                     res->validation.confidence);
+        /* The validators' verdict; confidence -1: not given.  Then the broker's
+         * summary of network: filtered ("" without one). */
+        return sd_bus_message_append(m, "issds", res->validation.verdict, res->validation.validator, res->validation.reason,
+                                     res->validation.confidence, res->network);
 }
 
 static int read_validation(sd_bus_message *m, struct sbx_validation *v)
@@ -116,5 +117,14 @@ int sbx_bus_summary_read(sd_bus_message *m, struct sbx_result *res, char *error,
             (r = read_list(m, res->weakened, sizeof(res->weakened), "\n")) < 0 ||
             (r = read_list(m, res->notes, sizeof(res->notes), "\n")) < 0)
                 return r;
-        return read_validation(m, &res->validation);
+        if ((r = read_validation(m, &res->validation)) < 0)
+                return r;
+        /* An older sandboxd sends none: no summary, not an error. */
+        res->network[0] = '\0';
+        if (sd_bus_message_at_end(m, false) > 0)
+                return 0;
+        if ((r = sd_bus_message_read(m, "s", &text)) < 0)
+                return r;
+        snprintf(res->network, sizeof(res->network), "%s", text);
+        return 0;
 }

@@ -32,6 +32,16 @@ struct eg_summary_row {
         unsigned count;
 };
 
+/* The run's summary as the broker sends it to the launcher when the jail is gone:
+ * fixed-size rows that the launcher checks and turns into JSON itself
+ * (egress-summary.c).  The broker parses what the jail sends; one that a parser bug
+ * took over must not write fields of its own into the --json line. */
+struct eg_summary {
+        uint32_t n_rows;
+        uint32_t dropped; /* rows that did not fit */
+        struct eg_summary_row rows[EG_SUMMARY_ROWS];
+};
+
 struct eg_broker {
         sd_event *ev;
         const struct sbx_plan *p;
@@ -46,9 +56,7 @@ struct eg_broker {
         size_t n_conns;
         size_t max_conns;      /* what the fd limit has room for (egress-conn.c); 0: not yet */
         struct eg_conn *conns; /* open connections (egress-conn.c), for the end of the run */
-        struct eg_summary_row rows[EG_SUMMARY_ROWS];
-        size_t n_rows;
-        unsigned rows_dropped;
+        struct eg_summary summary;
         uint64_t audit_window_ms; /* start of the current second */
         unsigned audit_in_window, audit_suppressed;
         char dns_code[48]; /* the last DNS denial's code, for its record */
@@ -112,14 +120,14 @@ struct eg_record {
         bool relayed;        /* an allowed connection, recorded at its end: bytes and time */
 };
 void eg_log(struct eg_broker *b, const struct eg_record *r);
-/* The summary's fields, JSON ("allowed":[...],"denied":[...]), into @out. */
-void eg_summary(const struct eg_broker *b, char *out, size_t size);
+/* egress-summary.c, in the launcher: @n bytes the broker sent, checked, as the JSON
+ * fields ("allowed":[...],"denied":[...]) into @out; "" when @n is 0 (none came). */
+void eg_summary_json(struct eg_summary *s, size_t n, char *out, size_t size);
 
 uint64_t eg_now_ms(void);
 
-/* egress.c: no capability in any set, none to regain. */
-/* @to_nobody: a root broker becomes nobody (not where the launcher itself was not
- * root: its ids are the caller's already). */
+/* egress.c: no capability in any set, none to regain, not dumpable; a root broker
+ * becomes the caller or nobody (@p NULL: the ids are kept). */
 int eg_drop_privileges(const struct sbx_plan *p);
 
 /* egress-factory.c: a process in the jail's network namespace that makes sockets there */

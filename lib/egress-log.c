@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The broker's audit: one journal record per decision (SBX_NET_*), at most
  * EG_AUDIT_PER_SEC a second, the rest counted and said in the next one that goes
- * out; and the run's summary for --json: each (host, port, verdict) once, counted. */
+ * out; and the rows of the run's summary for --json (egress-summary.c): each (host,
+ * port, verdict) once, counted. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -11,7 +12,6 @@
 
 #include "cleanup.h"
 #include "egress-int.h"
-#include "json.h"
 
 /* MESSAGE_ID of a network decision (systemd-id128 new); never change it. */
 #define NET_MESSAGE_ID "b6dfdf37e86d4f0197398733d666ab4d"
@@ -57,14 +57,15 @@ static void count(struct eg_broker *b, const struct eg_record *r)
 {
         bool allowed = strcmp(r->action, "allow") == 0;
         struct eg_summary_row *row = NULL;
+        struct eg_summary *s = &b->summary;
 
         if (allowed && strcmp(r->proto, "dns") == 0)
                 return;
-        for (size_t i = 0; i < b->n_rows && !row; i++)
-                if (b->rows[i].port == r->port && b->rows[i].allowed == allowed && strcmp(b->rows[i].host, r->host) == 0)
-                        row = &b->rows[i];
-        if (!row && b->n_rows < EG_SUMMARY_ROWS) {
-                row = &b->rows[b->n_rows++];
+        for (size_t i = 0; i < s->n_rows && !row; i++)
+                if (s->rows[i].port == r->port && s->rows[i].allowed == allowed && strcmp(s->rows[i].host, r->host) == 0)
+                        row = &s->rows[i];
+        if (!row && s->n_rows < EG_SUMMARY_ROWS) {
+                row = &s->rows[s->n_rows++];
                 *row = (struct eg_summary_row){ .port = r->port, .allowed = allowed };
                 snprintf(row->host, sizeof(row->host), "%s", r->host ? r->host : "");
                 snprintf(row->reason, sizeof(row->reason), "%s", allowed || !r->reason ? "" : r->reason);
@@ -73,7 +74,7 @@ static void count(struct eg_broker *b, const struct eg_record *r)
         if (row)
                 row->count++;
         else
-                b->rows_dropped++;
+                s->dropped++;
 }
 
 static bool within_rate(struct eg_broker *b)
@@ -137,66 +138,4 @@ void eg_log(struct eg_broker *b, const struct eg_record *r)
                 b->audit_suppressed = 0;
         }
         (void)sd_journal_sendv(f.iov, (int)f.n);
-}
-
-/* One summary row as JSON, into @buf. */
-static void row_json(const struct eg_summary_row *r, char *buf, size_t size)
-{
-        FILE *f = fmemopen(buf, size, "w");
-
-        buf[0] = '\0';
-        if (!f)
-                return;
-        fputs("{\"host\":", f);
-        sbx_json_string(f, r->host);
-        fprintf(f, ",\"port\":%u", r->port);
-        if (!r->allowed) {
-                fputs(",\"code\":", f);
-                sbx_json_string(f, r->code);
-                fputs(",\"reason\":", f);
-                sbx_json_string(f, r->reason);
-        }
-        fprintf(f, ",\"count\":%u}", r->count);
-        if (fclose(f) != 0)
-                buf[0] = '\0';
-}
-
-/* Rows that do not fit are counted in "more", so the object always closes. */
-void eg_summary(const struct eg_broker *b, char *out, size_t size)
-{
-        const size_t reserve = 64; /* the closing brackets and "more" */
-        unsigned more = b->rows_dropped;
-        size_t o = 0;
-        char row[1024];
-
-        if (size < reserve * 2) {
-                if (size)
-                        out[0] = '\0';
-                return;
-        }
-        o = (size_t)snprintf(out, size, "\"allowed\":[");
-        for (int allowed = 1; allowed >= 0; allowed--) {
-                bool first = true;
-
-                if (!allowed)
-                        o += (size_t)snprintf(out + o, size - o, "],\"denied\":[");
-                for (size_t i = 0; i < b->n_rows; i++) {
-                        const struct eg_summary_row *r = &b->rows[i];
-                        size_t n;
-
-                        if (r->allowed != (bool)allowed)
-                                continue;
-                        row_json(r, row, sizeof(row));
-                        n = strlen(row);
-                        if (!n || o + n + 1 + reserve >= size) {
-                                more++;
-                                continue;
-                        }
-                        o += (size_t)snprintf(out + o, size - o, "%s%s", first ? "" : ",", row);
-                        first = false;
-                }
-        }
-        o += (size_t)snprintf(out + o, size - o, "]");
-        if (more)
-                snprintf(out + o, size - o, ",\"more\":%u", more);
 }

@@ -5,6 +5,7 @@
  * the run's summary.  It keeps no capability. */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <netinet/in.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -89,7 +90,6 @@ static void take_namespace(struct eg_broker *b, enum sbx_egress_role role, int f
 static int on_control(sd_event_source *s, int sock, uint32_t revents, void *userdata)
 {
         struct eg_broker *b = userdata;
-        char summary[SBX_EGRESS_SUMMARY_MAX];
         struct sbx_msg m;
         int fd;
 
@@ -112,8 +112,8 @@ static int on_control(sd_event_source *s, int sock, uint32_t revents, void *user
                         close(fd);
                 if (m.type == SBX_MSG_EXIT) {
                         eg_conn_close_all(b);
-                        eg_summary(b, summary, sizeof(summary));
-                        (void)send(sock, summary, strlen(summary) + 1, MSG_NOSIGNAL);
+                        (void)send(sock, &b->summary,
+                                   offsetof(struct eg_summary, rows) + b->summary.n_rows * sizeof(b->summary.rows[0]), MSG_NOSIGNAL);
                         return sd_event_exit(b->ev, 0);
                 }
         }
@@ -334,14 +334,14 @@ void sbx_egress_finish(struct sbx_egress *eg, char *summary, size_t size)
 {
         struct sbx_msg stop = { .type = SBX_MSG_EXIT };
         struct pollfd pfd = { .fd = eg->sock, .events = POLLIN };
-        ssize_t n;
+        struct eg_summary rows;
+        ssize_t n = 0;
 
-        summary[0] = '\0';
         sbx_sync_send(eg->sock, &stop);
-        if (poll(&pfd, 1, FINISH_MS) == 1 && (n = recv(eg->sock, summary, size - 1, MSG_DONTWAIT)) > 0)
-                summary[n] = '\0';
-        else
-                summary[0] = '\0';
+        /* MSG_TRUNC: the length sent, so that a longer message reads as malformed. */
+        if (poll(&pfd, 1, FINISH_MS) != 1 || (n = recv(eg->sock, &rows, sizeof(rows), MSG_DONTWAIT | MSG_TRUNC)) < 0)
+                n = 0;
+        eg_summary_json(&rows, (size_t)n, summary, size);
         (void)kill(eg->pid, SIGKILL); /* relays of a gone jail end with it */
         (void)waitpid(eg->pid, NULL, 0);
         closep(&eg->sock);

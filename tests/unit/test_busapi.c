@@ -40,7 +40,7 @@ static bool same_summary(const struct sbx_result *a, const struct sbx_result *b)
                a->timed_out == b->timed_out && a->oom_killed == b->oom_killed && a->wall_ms == b->wall_ms &&
                a->cpu_user_ms == b->cpu_user_ms && a->cpu_sys_ms == b->cpu_sys_ms && a->peak_memory == b->peak_memory &&
                a->applied == b->applied && strcmp(a->weakened, b->weakened) == 0 &&
-               strcmp(a->notes, b->notes) == 0;
+               strcmp(a->notes, b->notes) == 0 && strcmp(a->network, b->network) == 0;
 }
 
 /* The old reader (sbx-run/client.c's, before this header) read the two 'b' into the
@@ -79,6 +79,27 @@ static void round_trip(const char *name, const struct sbx_result *in, const char
         snprintf(why, sizeof(why), "ran=%d state_fds[0]=%d", out.ran, out.state_fds[0]);
         snprintf(got, sizeof(got), "%.200s: the fields around the booleans are left alone", name);
         unit_record(G, got, r >= 0 && out.ran && out.state_fds[0] == 42, why);
+}
+
+/* A sandboxd from before the network field: the summary ends after the validator's
+ * confidence, and the reader takes it as "no network summary". */
+static void old_sandboxd(void)
+{
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+        struct sbx_result out;
+        char got[64];
+        int r;
+
+        sbx_result_init(&out, 0);
+        snprintf(out.network, sizeof(out.network), "stale");
+        r = sd_bus_message_new_signal(bus, &m, SBX_BUS_PATH, SBX_BUS_MANAGER, SBX_BUS_SIGNAL_EXITED);
+        if (r >= 0)
+                r = sd_bus_message_append(m, "iiibbttttsasasasissd", 3, 3, 0, 0, 0, (uint64_t)1, (uint64_t)0, (uint64_t)0,
+                                          (uint64_t)0, "", 0, 0, 0, 0, "", "", -1.0);
+        if (r >= 0 && (r = sd_bus_message_seal(m, 1, 0)) >= 0 && (r = sd_bus_message_rewind(m, true)) >= 0)
+                r = sbx_bus_summary_read(m, &out, got, sizeof(got));
+        CHECK(G, "an older sandboxd's summary (no network field) reads, with no network summary",
+              r >= 0 && out.status == 3 && out.network[0] == '\0');
 }
 
 int main(void)
@@ -122,6 +143,10 @@ int main(void)
         in.timed_out = false;
         in.oom_killed = false;
         round_trip("both booleans false", &in, "");
+
+        snprintf(in.network, sizeof(in.network), "\"allowed\":[{\"host\":\"example.com\",\"port\":443,\"count\":2}],\"denied\":[]");
+        round_trip("network: filtered: the broker's summary back", &in, "");
+        old_sandboxd();
 
         sd_bus_flush_close_unref(bus);
         close(sv[1]);

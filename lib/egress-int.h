@@ -36,7 +36,13 @@ struct eg_summary_row {
  * fixed-size rows that the launcher checks and turns into JSON itself
  * (egress-summary.c).  The broker parses what the jail sends; one that a parser bug
  * took over must not write fields of its own into the --json line. */
+/* MESSAGE_ID of a network decision (systemd-id128 new); never change it. */
+#define EG_NET_MESSAGE_ID "b6dfdf37e86d4f0197398733d666ab4d"
+enum { EG_MSG_SUMMARY = 0x53425853, EG_MSG_RECORD = 0x53425852 }; /* "SXBS", "RXBS" */
+#define EG_RECORD_MAX 8192 /* a record's "NAME=value\0" fields, after its kind */
+
 struct eg_summary {
+        uint32_t kind; /* EG_MSG_SUMMARY */
         uint32_t n_rows;
         uint32_t dropped; /* rows that did not fit */
         struct eg_summary_row rows[EG_SUMMARY_ROWS];
@@ -57,6 +63,8 @@ struct eg_broker {
         size_t max_conns;      /* what the fd limit has room for (egress-conn.c); 0: not yet */
         struct eg_conn *conns; /* open connections (egress-conn.c), for the end of the run */
         struct eg_summary summary;
+        int report_sock; /* the launcher's socket, where each record goes too (an audit
+                          * file is there); -1: the journal only */
         uint64_t audit_window_ms; /* start of the current second */
         unsigned audit_in_window, audit_suppressed;
         char dns_code[48]; /* the last DNS denial's code, for its record */
@@ -123,6 +131,10 @@ void eg_log(struct eg_broker *b, const struct eg_record *r);
 /* egress-summary.c, in the launcher: @n bytes the broker sent, checked, as the JSON
  * fields ("allowed":[...],"denied":[...]) into @out; "" when @n is 0 (none came). */
 void eg_summary_json(struct eg_summary *s, size_t n, char *out, size_t size);
+/* egress-record.c, in the launcher: a record the broker sent (@n bytes from its kind
+ * on), as one JSON line on @fd: the fields that say which jail it is come from @p,
+ * only SBX_NET_*, MESSAGE and PRIORITY from the broker.  0, or -EBADMSG. */
+int eg_record_write(int fd, const struct sbx_plan *p, const char *msg, size_t n);
 
 uint64_t eg_now_ms(void);
 

@@ -13,8 +13,6 @@
 #include "cleanup.h"
 #include "egress-int.h"
 
-/* MESSAGE_ID of a network decision (systemd-id128 new); never change it. */
-#define NET_MESSAGE_ID "b6dfdf37e86d4f0197398733d666ab4d"
 #define FIELD_MAX 1024
 
 uint64_t eg_now_ms(void)
@@ -77,6 +75,33 @@ static void count(struct eg_broker *b, const struct eg_record *r)
                 s->dropped++;
 }
 
+/* The record to the launcher too, for its audit file (egress-report.c): the fields it
+ * may take from here.  Never waits: a launcher that does not read loses records, not
+ * the broker its loop. */
+static void report(const struct eg_broker *b, const struct fields *f)
+{
+        char msg[sizeof(uint32_t) + EG_RECORD_MAX];
+        uint32_t kind = EG_MSG_RECORD;
+        size_t o = sizeof(kind);
+
+        if (b->report_sock < 0)
+                return;
+        memcpy(msg, &kind, sizeof(kind));
+        for (size_t i = 0; i < f->n; i++) {
+                const char *kv = f->iov[i].iov_base;
+                size_t len = f->iov[i].iov_len;
+
+                if (strncmp(kv, "SBX_NET_", 8) != 0 && strncmp(kv, "MESSAGE=", 8) != 0 && strncmp(kv, "PRIORITY=", 9) != 0)
+                        continue;
+                if (o + len + 1 > sizeof(msg))
+                        break;
+                memcpy(msg + o, kv, len);
+                msg[o + len] = '\0';
+                o += len + 1;
+        }
+        (void)send(b->report_sock, msg, o, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
 static bool within_rate(struct eg_broker *b)
 {
         uint64_t now = eg_now_ms();
@@ -110,7 +135,7 @@ void eg_log(struct eg_broker *b, const struct eg_record *r)
                 snprintf(msg, sizeof(msg), "sbx: network: %s %s %s:%u%s%s", deny ? "denied" : "allowed", r->proto, r->host,
                          r->port, deny && r->reason ? ": " : "", deny && r->reason ? r->reason : "");
         add(&f, "MESSAGE", msg);
-        add(&f, "MESSAGE_ID", NET_MESSAGE_ID);
+        add(&f, "MESSAGE_ID", EG_NET_MESSAGE_ID);
         add_u64(&f, "PRIORITY", deny ? LOG_WARNING : LOG_INFO);
         add(&f, "SYSLOG_IDENTIFIER", "sbx-egress");
         add(&f, "SBX_EVENT", "network");
@@ -138,4 +163,5 @@ void eg_log(struct eg_broker *b, const struct eg_record *r)
                 b->audit_suppressed = 0;
         }
         (void)sd_journal_sendv(f.iov, (int)f.n);
+        report(b, &f);
 }

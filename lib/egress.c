@@ -112,6 +112,7 @@ static int on_control(sd_event_source *s, int sock, uint32_t revents, void *user
                         close(fd);
                 if (m.type == SBX_MSG_EXIT) {
                         eg_conn_close_all(b);
+                        b->summary.kind = EG_MSG_SUMMARY;
                         (void)send(sock, &b->summary,
                                    offsetof(struct eg_summary, rows) + b->summary.n_rows * sizeof(b->summary.rows[0]), MSG_NOSIGNAL);
                         return sd_event_exit(b->ev, 0);
@@ -221,7 +222,8 @@ int eg_drop_privileges(const struct sbx_plan *p)
 
 _Noreturn void sbx_egress_main(const struct sbx_plan *p, int sock, const struct sbx_egress *eg)
 {
-        struct eg_broker b = { .p = p, .eg = eg, .userns_fd = -1, .factory_sock = -1, .privileged = p->n_net_publish > 0 };
+        struct eg_broker b = { .p = p, .eg = eg, .userns_fd = -1, .factory_sock = -1, .privileged = p->n_net_publish > 0,
+                               .report_sock = eg->audit_fd >= 0 ? sock : -1 };
         int keep[1 + SBX_EGRESS_PUBLISH_FDS];
         size_t n_keep = 0;
         sigset_t none;
@@ -290,12 +292,12 @@ static void close_publish(struct sbx_egress *eg)
         eg->n_publish = 0;
 }
 
-int sbx_egress_spawn(const struct sbx_plan *p, struct sbx_egress *eg, struct sbx_error *e)
+int sbx_egress_spawn(const struct sbx_plan *p, int audit_fd, struct sbx_egress *eg, struct sbx_error *e)
 {
         pid_t parent = getpid();
         int sv[2], r;
 
-        *eg = (struct sbx_egress){ .sock = -1 };
+        *eg = (struct sbx_egress){ .sock = -1, .audit_fd = audit_fd, .p = p };
         for (size_t i = 0; i < p->n_net_publish; i++)
                 if ((r = publish_listeners(eg, p->net_publish[i], e)) < 0) {
                         close_publish(eg);
@@ -330,18 +332,58 @@ void sbx_egress_pass(struct sbx_egress *eg, const struct sbx_msg *m, int fd)
         close(fd);
 }
 
+/* One message from the broker into @buf; its length as sent (MSG_TRUNC: a longer one
+ * than @size reads as malformed), 0 when none is there. */
+static size_t next_message(struct sbx_egress *eg, void *buf, size_t size)
+{
+        ssize_t n = recv(eg->sock, buf, size, MSG_DONTWAIT | MSG_TRUNC);
+
+        return n > 0 ? (size_t)n : 0;
+}
+
+static bool is_record(const void *buf, size_t n)
+{
+        uint32_t kind;
+
+        if (n < sizeof(kind))
+                return false;
+        memcpy(&kind, buf, sizeof(kind));
+        return kind == EG_MSG_RECORD;
+}
+
+void sbx_egress_read(struct sbx_egress *eg)
+{
+        char buf[sizeof(uint32_t) + EG_RECORD_MAX];
+        size_t n;
+
+        while ((n = next_message(eg, buf, sizeof(buf))) > 0)
+                if (is_record(buf, n) && eg->audit_fd >= 0)
+                        (void)eg_record_write(eg->audit_fd, eg->p, buf, n);
+}
+
 void sbx_egress_finish(struct sbx_egress *eg, char *summary, size_t size)
 {
         struct sbx_msg stop = { .type = SBX_MSG_EXIT };
         struct pollfd pfd = { .fd = eg->sock, .events = POLLIN };
         struct eg_summary rows;
-        ssize_t n = 0;
+        uint64_t deadline = eg_now_ms() + FINISH_MS;
+        size_t n = 0;
 
         sbx_sync_send(eg->sock, &stop);
-        /* MSG_TRUNC: the length sent, so that a longer message reads as malformed. */
-        if (poll(&pfd, 1, FINISH_MS) != 1 || (n = recv(eg->sock, &rows, sizeof(rows), MSG_DONTWAIT | MSG_TRUNC)) < 0)
+        /* The records still on their way, then the summary, its last message. */
+        for (;;) {
+                uint64_t now = eg_now_ms();
+
+                if (now >= deadline || poll(&pfd, 1, (int)(deadline - now)) != 1 ||
+                    (n = next_message(eg, &rows, sizeof(rows))) == 0)
+                        break;
+                if (!is_record(&rows, n))
+                        break;
+                if (eg->audit_fd >= 0)
+                        (void)eg_record_write(eg->audit_fd, eg->p, (const char *)&rows, n);
                 n = 0;
-        eg_summary_json(&rows, (size_t)n, summary, size);
+        }
+        eg_summary_json(&rows, n, summary, size);
         (void)kill(eg->pid, SIGKILL); /* relays of a gone jail end with it */
         (void)waitpid(eg->pid, NULL, 0);
         closep(&eg->sock);

@@ -75,7 +75,12 @@ int sbx_egress_setup_netns(const struct sbx_plan *p, int sync_fd, struct sbx_err
 #define SBX_EGRESS_PUBLISH_FDS (2 * SBX_NET_LOCAL_MAX)
 struct sbx_egress {
         pid_t pid;  /* the broker process; 0: none */
-        int sock;   /* to it: listeners in, the summary back */
+        int sock;   /* to it: listeners in; its records (with @audit_fd) and the summary back */
+        /* The audit file's fd (--audit-file, sandboxd's --audit-fd), -1: none.  The
+         * broker never holds it: it sends each record it gives the journal here too,
+         * and the launcher writes the checked record (sbx_egress_read). */
+        int audit_fd;
+        const struct sbx_plan *p;
         struct sbx_egress_port {
                 int fd;
                 uint16_t port;
@@ -83,9 +88,11 @@ struct sbx_egress {
         size_t n_publish;
 };
 
-/* Forks the broker for @p (network: filtered), before the jail is cloned.  It dies
- * with the launcher. */
-int sbx_egress_spawn(const struct sbx_plan *p, struct sbx_egress *eg, struct sbx_error *e);
+/* Forks the broker for @p (network: filtered), before the jail is cloned, its records
+ * going to @audit_fd too (-1: the journal only).  It dies with the launcher. */
+int sbx_egress_spawn(const struct sbx_plan *p, int audit_fd, struct sbx_egress *eg, struct sbx_error *e);
+/* The broker's socket is readable: writes the records it sent to the audit file. */
+void sbx_egress_read(struct sbx_egress *eg);
 /* Hands the broker a listener the jail sent (SBX_MSG_NET_FD); closes @fd. */
 void sbx_egress_pass(struct sbx_egress *eg, const struct sbx_msg *m, int fd);
 /* The jail is gone: stops the broker and puts its summary, a JSON object's fields

@@ -488,11 +488,12 @@ static void read_control(struct supervision *s)
 static void supervise(struct supervision *s, struct sbx_result *res)
 {
         for (;;) {
-                struct pollfd pfd[4] = {
+                struct pollfd pfd[5] = {
                         { .fd = s->pidfd, .events = POLLIN },
                         { .fd = s->sigfd, .events = POLLIN },
                         { .fd = s->sync_closed ? -1 : s->sync_fd, .events = POLLIN },
                         { .fd = s->control_fd, .events = POLLIN },
+                        { .fd = s->egress && s->egress->audit_fd >= 0 ? s->egress->sock : -1, .events = POLLIN },
                 };
                 int timeout = -1;
 
@@ -500,7 +501,7 @@ static void supervise(struct supervision *s, struct sbx_result *res)
                         uint64_t now = now_ms();
                         timeout = now >= s->deadline_ms ? 0 : (int)(s->deadline_ms - now);
                 }
-                if (poll(pfd, 4, timeout) < 0 && errno != EINTR)
+                if (poll(pfd, 5, timeout) < 0 && errno != EINTR)
                         break;
                 if (s->deadline_ms && !s->timed_out && now_ms() >= s->deadline_ms) {
                         s->timed_out = true;
@@ -513,6 +514,8 @@ static void supervise(struct supervision *s, struct sbx_result *res)
                 }
                 if (pfd[3].revents)
                         read_control(s);
+                if (pfd[4].revents & POLLIN)
+                        sbx_egress_read(s->egress);
                 if (s->sync_fd >= 0 && (pfd[2].revents & (POLLIN | POLLHUP)))
                         read_messages(s, res);
                 if (pfd[2].revents & POLLHUP)
@@ -568,13 +571,14 @@ void sbx_result_init(struct sbx_result *res, int status)
                 res->state_fds[i] = -1;
 }
 
-int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, struct sbx_result *res, struct sbx_error *e)
+int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, int audit_fd, struct sbx_result *res,
+                 struct sbx_error *e)
 {
-        return sbx_jail_run_ctl(p, filter, -1, res, e);
+        return sbx_jail_run_ctl(p, filter, -1, audit_fd, res, e);
 }
 
-int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter, int control_fd, struct sbx_result *res,
-                     struct sbx_error *e)
+int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter, int control_fd, int audit_fd,
+                     struct sbx_result *res, struct sbx_error *e)
 {
         struct supervision s = { .sync_fd = -1, .pidfd = -1, .sigfd = -1, .control_fd = control_fd };
         struct sbx_egress egress = { .sock = -1 };
@@ -623,7 +627,7 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
 
         /* network: filtered's broker, outside the jail before there is one. */
         if (p->net == SBX_NET_FILTERED) {
-                if ((r = sbx_egress_spawn(p, &egress, e)) < 0)
+                if ((r = sbx_egress_spawn(p, audit_fd, &egress, e)) < 0)
                         goto out;
                 s.egress = &egress;
         }

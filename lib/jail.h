@@ -38,12 +38,13 @@ struct sbx_result {
 void sbx_result_init(struct sbx_result *res, int status);
 
 /* Runs @p's command in a new jail and waits for it.  Returns 0 when the jail ran (the
- * command's fate is in @res), or -errno with @e filled when sbx failed. */
-int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, struct sbx_result *res,
+ * command's fate is in @res), or -errno with @e filled when sbx failed.  @audit_fd:
+ * the audit file's (-1: none), where the egress broker's records go too. */
+int sbx_jail_run(const struct sbx_plan *p, const struct sbx_seccomp *filter, int audit_fd, struct sbx_result *res,
                  struct sbx_error *e);
 
 /* The same, supervised from outside as well (sandboxd's launcher): a signal number
  * (an int) read from @control_fd is sent to the jail's PID 1 (SIGKILL ends the whole
  * PID namespace); the other end closing kills the jail. */
-int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter, int control_fd, struct sbx_result *res,
-                     struct sbx_error *e);
+int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter, int control_fd, int audit_fd,
+                     struct sbx_result *res, struct sbx_error *e);

@@ -345,7 +345,7 @@ static int method_run(sd_bus_message *m, void *userdata, sd_bus_error *err)
                 .rq = &rq, .config = d->config, .grant = &g, .uid = who.uid, .gid = who.gid, .groups = who.groups,
                 .n_groups = who.n_groups, .workspace_fd = fds[0], .stdio = { fds[1], fds[2], fds[3] },
                 .hide = d->socket_paths, .n_hide = d->n_socket_paths, .umask = who.umask, .nofile = d->jail_nofile,
-                .id = sb->id,
+                .id = sb->id, .audit_fd = d->audit.fd,
         };
         if (launch_start(sb, d->event, &l, &e) < 0) {
                 char msg[1024];

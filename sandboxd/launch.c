@@ -36,6 +36,7 @@
 
 enum { REPORT_DECIDED = 1, REPORT_RESULT = 2 };
 #define CTL_FD 3
+#define AUDIT_FD 5
 
 /* ---- launcher (child) -------------------------------------------------------------- */
 
@@ -65,22 +66,24 @@ _Noreturn static void refuse(struct launch_report *r, bool failed, const struct 
         _exit(0);
 }
 
-/* fds 0-2 become the caller's stdio, 3 the report socket; nothing else stays. */
+/* fds 0-2 become the caller's stdio, 3 the report socket, 4 the workspace, 5 the
+ * audit file where there is one (AUDIT_FD); nothing else stays. */
 static int take_fds(const struct launch *l, int ctl)
 {
-        int keep[5] = { l->stdio[0], l->stdio[1], l->stdio[2], ctl, l->workspace_fd };
-        int high[5];
+        int keep[6] = { l->stdio[0], l->stdio[1], l->stdio[2], ctl, l->workspace_fd, l->audit_fd };
+        int n = l->audit_fd >= 0 ? 6 : 5;
+        int high[6];
 
         /* First above every target, so that no dup2 overwrites a source. */
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < n; i++)
                 if ((high[i] = fcntl(keep[i], F_DUPFD, 16)) < 0)
                         return -errno;
         for (int i = 0; i < 4; i++)
                 if (dup2(high[i], i) < 0)
                         return -errno;
-        if (dup2(high[4], 4) < 0)
+        if (dup2(high[4], 4) < 0 || (n > AUDIT_FD && dup3(high[AUDIT_FD], AUDIT_FD, O_CLOEXEC) < 0))
                 return -errno;
-        return (int)syscall(SYS_close_range, 5, ~0u, 0);
+        return (int)syscall(SYS_close_range, n, ~0u, 0);
 }
 
 /* The workspace is the caller's fd: the path it names here must lead, as the caller
@@ -205,7 +208,7 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         report(&rep);
         /* 5. The jail, supervised from the daemon through the report socket. */
         rep = (struct launch_report){ .type = REPORT_RESULT };
-        r = sbx_jail_run_ctl(&d.pr.plan, d.filter, CTL_FD, &rep.res, &rep.err);
+        r = sbx_jail_run_ctl(&d.pr.plan, d.filter, CTL_FD, l->audit_fd >= 0 ? AUDIT_FD : -1, &rep.res, &rep.err);
         rep.res.validation = d.validation;
         if (r < 0 && rep.res.status == 0)
                 rep.res.status = 125;

@@ -29,6 +29,7 @@ struct launch {
         mode_t umask; /* the caller's */
         rlim_t nofile; /* RLIMIT_NOFILE's soft limit for the jail (sandboxd raised its own) */
         const char *id; /* the sandbox's, which the egress broker's records carry */
+        int audit_fd;   /* sandboxd's audit file (-1: none): the broker's records go there too */
 };
 
 /* Forks the launcher for @sb and watches it on @event.  0, or -errno with @e filled. */

@@ -283,7 +283,7 @@ static int run_allowed(struct sbx_options *o, struct sbx_decision *d, const stru
         int r;
 
         sbx_result_init(&res, EXIT_SBX_FAILED);
-        r = sbx_jail_run(&d->pr.plan, d->filter, &res, &e);
+        r = sbx_jail_run(&d->pr.plan, d->filter, audit_sink.fd, &res, &e);
         sbx_git_finish(&d->pr, &sbx_caller_self, &res);
         res.validation = d->validation;
         print_notes(res.notes);

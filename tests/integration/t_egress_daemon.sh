@@ -121,4 +121,42 @@ wait_until 30 eval "! pgrep -u $UA >/dev/null && ! pgrep -u $UB >/dev/null"
 # (A launcher reaps its broker right after its jail ends: a moment's zombie.)
 t_check "daemon: no broker left after the run" "$(pgrep -a -x sbx-egress | head -n 3)" wait_until 10 eval '[ -z "$(pgrep -x sbx-egress)" ]'
 dm_stop
+
+# The broker's records in the audit file too (a container has no journal): each
+# relayed by the launcher with the jail's own SBX_ID, in direct mode and in sandboxd's.
+# net_records FILE: "ACTION HOST PORT same-id" for each network record of FILE.
+net_records() {
+	"$PYTHON" -c 'import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+ids = {r.get("SBX_ID") for r in recs if r.get("SBX_EVENT") == "allowed"}
+for r in recs:
+    if r.get("SBX_EVENT") == "network":
+        print(r.get("SBX_NET_ACTION"), r.get("SBX_NET_HOST"), r.get("SBX_NET_PORT"), "same-id" if r.get("SBX_ID") in ids else "other-id:%s" % r.get("SBX_ID"))' "$1" 2>&1
+}
+cat >"$WS/net.sh" <<'EOF2'
+curl -sS -m 10 --noproxy '*' --cacert "$PWD/lab-ca.pem" -o /dev/null https://example.com/
+getent hosts bad.example.org
+getent hosts unlisted.example.net
+exit 0
+EOF2
+lab_sbx --workspace "$WS" --profile "$PROF" --audit-file "$T/direct-audit.jsonl" -- bash net.sh
+got=$(net_records "$T/direct-audit.jsonl")
+t_check "direct --audit-file: the broker's allow of example.com:443, with the jail's id" "rc=$RC $got" \
+	eval '[[ $got == *"allow example.com 443 same-id"* ]]'
+t_check "direct --audit-file: its denial of unlisted.example.net, with the jail's id" "$got" \
+	eval '[[ $got == *"deny unlisted.example.net "*" same-id"* ]]'
+if dm_start --prefix nsenter "--net=/run/netns/$LAB_NS" unshare -m --propagation private \
+	sh -c 'mount --bind "/etc/netns/$0/resolv.conf" /etc/resolv.conf && exec "$@"' "$LAB_NS" -- \
+	--audit-file "$T/daemon-audit.jsonl" 2>"$T/dm.err"; then
+	dsbx --workspace "$WS" --profile "$PROF" -- bash net.sh
+	dm_stop
+	got=$(net_records "$T/daemon-audit.jsonl")
+	t_check "sandboxd --audit-file: the broker's allow of example.com:443, with the sandbox's id" "rc=$RC $got" \
+		eval '[[ $got == *"allow example.com 443 same-id"* ]]'
+	t_check "sandboxd --audit-file: its denial of bad.example.org, with the sandbox's id" "$got" \
+		eval '[[ $got == *"deny bad.example.org "*" same-id"* ]]'
+	t_check "sandboxd --audit-file: no network record of another id" "$got" eval '[[ $got != *other-id* ]]'
+else
+	t_fail "sandboxd --audit-file starts in the lab" "$(head -c 500 "$T/dm.err")"
+fi
 exit 0

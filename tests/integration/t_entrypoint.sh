@@ -142,7 +142,7 @@ t_check "forging: the agent can neither write the audit file nor list its direct
 	sh -c "grep -q '^agent-write-rc=1\$' '$WS/agent.log' && grep -q '^agent-ls-rc=2\$' '$WS/agent.log'"
 t_check "no logfmt line" "$(grep '^sbx ' "$T/ep.err" | head -c 200)" test -z "$(grep '^sbx ' "$T/ep.err")"
 t_check "teardown: the socket is removed" "$(ls -la "$T/run")" test -z "$(ls -A "$T/run")"
-t_check "teardown: no process of the user left" "$(pgrep -u "$U" -a)" test -z "$(pgrep -u "$U")"
+t_check "teardown: no process of the user left" "$(pgrep -u "$U" -a)" wait_until 10 no_user_procs
 
 # ------------------------------------------------------------------ signals
 for sig in TERM INT; do

@@ -392,6 +392,47 @@ expect_jf "install codex: runs sbx-hook --harness codex" "$P/.codex/hooks.json" 
 "$HOOK" --install gemini --project "$P" >"$H/out" 2>"$H/err"
 expect_jf "install gemini: BeforeTool run_shell_command" "$P/.gemini/settings.json" hooks.BeforeTool.0.matcher run_shell_command
 expect_jf "install gemini: timeout in ms" "$P/.gemini/settings.json" hooks.BeforeTool.0.hooks.0.timeout 10000
+# A symlinked settings file: updated where it points when that is inside the project
+# (a dotfile manager's link), the link kept; never followed out of it (a cloned
+# repository's .claude/settings.json pointing at another file of the user's), nor
+# dangling, nor through a symlinked .claude: refused, nothing written anywhere.
+P2=$T/project2
+mkdir -p "$P2/.claude" "$P2/conf" "$T/elsewhere"
+echo '{"model": "opus", "env": {"FOO": "bar"}}' >"$P2/conf/claude.json"
+ln -s ../conf/claude.json "$P2/.claude/settings.json"
+"$HOOK" --install claude --project "$P2" >"$H/out" 2>"$H/err"
+HRC=$?
+t_check "install claude, settings a symlink inside the project: exit 0" "exit $HRC: $(cat "$H/err")" test "$HRC" = 0
+t_check "install claude, ... the link kept" "$(ls -l "$P2/.claude")" test -L "$P2/.claude/settings.json"
+expect_jf "install claude, ... the target updated" "$P2/conf/claude.json" hooks.PreToolUse.0.matcher Bash
+expect_jf "install claude, ... the user's keys kept" "$P2/conf/claude.json" env.FOO bar
+P3=$T/project3
+mkdir -p "$P3/.claude"
+echo '{"credsStore": "secret"}' >"$T/elsewhere/config.json"
+cp "$T/elsewhere/config.json" "$T/elsewhere.orig"
+ln -s "$T/elsewhere/config.json" "$P3/.claude/settings.json"
+"$HOOK" --install claude --project "$P3" >"$H/out" 2>"$H/err"
+HRC=$?
+t_check "install claude, settings a symlink out of the project: refused (exit 1)" "exit $HRC: $(cat "$H/out")" test "$HRC" = 1
+t_check "install claude, ... the file it points at unchanged" "$(cat "$T/elsewhere/config.json")" \
+	cmp -s "$T/elsewhere.orig" "$T/elsewhere/config.json"
+t_check "install claude, ... nothing new beside it" "$(ls -A "$T/elsewhere")" test "$(ls -A "$T/elsewhere")" = config.json
+t_check "install claude, ... the link left as it was" "$(ls -l "$P3/.claude")" test -L "$P3/.claude/settings.json"
+t_check "install claude, ... and says why" "$(cat "$H/err")" grep -q "symbolic link" "$H/err"
+rm "$P3/.claude/settings.json"
+ln -s "$T/elsewhere/absent.json" "$P3/.claude/settings.json"
+"$HOOK" --install claude --project "$P3" >"$H/out" 2>"$H/err"
+HRC=$?
+t_check "install claude, a dangling symlink: refused, nothing made where it points" "exit $HRC: $(cat "$H/err")" \
+	test "$HRC" = 1 -a ! -e "$T/elsewhere/absent.json" -a -L "$P3/.claude/settings.json"
+P4=$T/project4
+mkdir -p "$P4" "$T/elsewhere/dotclaude"
+ln -s "$T/elsewhere/dotclaude" "$P4/.claude"
+"$HOOK" --install claude --project "$P4" >"$H/out" 2>"$H/err"
+HRC=$?
+t_check "install claude, .claude a symlink out of the project: refused, nothing written" "exit $HRC: $(ls -A "$T/elsewhere/dotclaude")" \
+	test "$HRC" = 1 -a -z "$(ls -A "$T/elsewhere/dotclaude")"
+
 
 # ------------------------------------------------------------------ attribution
 

@@ -31,6 +31,8 @@ static const struct target {
         [HOOK_CODEX] = { ".codex", "hooks.json", "PreToolUse", "Bash", HOOK_TIMEOUT_S },
         [HOOK_GEMINI] = { ".gemini", "settings.json", "BeforeTool", "run_shell_command", HOOK_TIMEOUT_S * 1000 },
 };
+/* Claude Code's second hook: after each Bash call, whether it ran jailed (post.h). */
+static const struct target claude_post = { ".claude", "settings.json", "PostToolUse", "Bash", HOOK_TIMEOUT_S };
 
 static int fail(const char *path, const char *what, const char *hint)
 {
@@ -307,7 +309,7 @@ int hook_install(const struct hook_config *c, const char *project, const char *s
                 return fail(project, "--project needs an absolute directory", NULL);
         if ((r = settings_path(t, project, path, sizeof(path), &made)) < 0)
                 return fail(project ? project : "~", strerror(-r), "give --project an existing directory");
-        if ((r = settings_target(project, path, sizeof(path), why, sizeof(why))) < 0)
+        if (settings_target(project, path, sizeof(path), why, sizeof(why)) < 0)
                 return fail(path, why, "nothing was written");
         old = read_settings(path, &missing, &mode, why, sizeof(why));
         if (!old && !missing)
@@ -317,6 +319,10 @@ int hook_install(const struct hook_config *c, const char *project, const char *s
                 return fail(path, why[0] ? why : "out of memory", "fix or move it, then run again; nothing was written");
         hook = hook_object(c, t, self);
         r = hook ? merge_hook(root, t, hook) : -ENOMEM;
+        if (r == 0 && c->harness == HOOK_CLAUDE) {
+                hook = hook_object(c, &claude_post, self);
+                r = hook ? merge_hook(root, &claude_post, hook) : -ENOMEM;
+        }
         if (r == 0 && c->harness == HOOK_CLAUDE)
                 r = merge_claude(c, root, self);
         if (r < 0) {

@@ -15,16 +15,18 @@
 /* What each harness calls its fields (sbx-hook(1), HARNESSES). */
 static const struct shape {
         const char *event_key, *event;   /* hook_event_name and its value */
+        const char *post_event;          /* the event after the call, where sbx-hook checks it */
         const char *tool_key, *tool;     /* the field naming the tool, and the shell's name */
         const char *input_key;           /* the tool's arguments */
         const char *id_key, *session_key;
 } shapes[HOOK_N_HARNESSES] = {
-        [HOOK_CLAUDE] = { "hook_event_name", "PreToolUse", "tool_name", "Bash", "tool_input", "tool_use_id", "session_id" },
-        [HOOK_CODEX] = { "hook_event_name", "PreToolUse", "tool_name", "Bash", "tool_input", "tool_use_id", "session_id" },
-        [HOOK_GEMINI] = { "hook_event_name", "BeforeTool", "tool_name", "run_shell_command", "tool_input", "tool_use_id",
+        [HOOK_CLAUDE] = { "hook_event_name", "PreToolUse", "PostToolUse", "tool_name", "Bash", "tool_input", "tool_use_id",
+                          "session_id" },
+        [HOOK_CODEX] = { "hook_event_name", "PreToolUse", NULL, "tool_name", "Bash", "tool_input", "tool_use_id", "session_id" },
+        [HOOK_GEMINI] = { "hook_event_name", "BeforeTool", NULL, "tool_name", "run_shell_command", "tool_input", "tool_use_id",
                           "session_id" },
         /* contrib/opencode/sbx.js sends tool.execute.before's input and output.args. */
-        [HOOK_OPENCODE] = { NULL, NULL, "tool", "bash", "args", "callID", "sessionID" },
+        [HOOK_OPENCODE] = { NULL, NULL, NULL, "tool", "bash", "args", "callID", "sessionID" },
 };
 
 static int invalid(char *why, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -119,7 +121,8 @@ int hook_input_parse(const char *buf, size_t len, enum hook_harness h, struct ho
                 return r;
         /* Another event or another tool: not sbx's call (the installed matcher sends
          * only the shell's, but a hand-written one may send more). */
-        if ((s->event_key && event && strcmp(event, s->event) != 0) || !tool || strcmp(tool, s->tool) != 0)
+        in->post = s->post_event && event && strcmp(event, s->post_event) == 0;
+        if ((s->event_key && event && strcmp(event, s->event) != 0 && !in->post) || !tool || strcmp(tool, s->tool) != 0)
                 return 0;
         in->shell = true;
         if (!json_object_object_get_ex(in->root, s->input_key, &args) || !json_object_is_type(args, json_type_object))

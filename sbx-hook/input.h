@@ -15,13 +15,15 @@ struct hook_input {
                                          * args (opencode); borrowed from root */
         bool shell;                     /* the call is the harness's shell tool; false:
                                          * another tool, not sbx's business */
+        bool post;                      /* Claude Code's PostToolUse: the call has run */
         const char *command;            /* the shell command (tool_input.command) */
         const char *cwd;                /* where the harness runs it; NULL: not given */
         const char *tool_use_id;        /* NULL unless given and a valid tag */
         const char *session_id;
 };
 
-/* Parses @len bytes of @buf as @h's pre-tool input into @in.  0; or -EINVAL with @why
+/* Parses @len bytes of @buf as @h's pre-tool input (Claude Code's post-tool input
+ * too) into @in.  0; or -EINVAL with @why
  * saying what is wrong (not JSON, not an object, trailing bytes, a field of the wrong
  * type, a NUL inside a string, a shell call without a command), -E2BIG over
  * HOOK_MAX_INPUT, -ENOMEM.  Release with hook_input_done() in every case. */

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <libgen.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@ static const struct target {
         [HOOK_CODEX] = { ".codex", "hooks.json", "PreToolUse", "Bash", HOOK_TIMEOUT_S },
         [HOOK_GEMINI] = { ".gemini", "settings.json", "BeforeTool", "run_shell_command", HOOK_TIMEOUT_S * 1000 },
 };
+/* Claude Code's second hook: after each Bash call, whether it ran jailed (post.h). */
+static const struct target claude_post = { ".claude", "settings.json", "PostToolUse", "Bash", HOOK_TIMEOUT_S };
 
 static int fail(const char *path, const char *what, const char *hint)
 {
@@ -239,10 +242,59 @@ static int settings_path(const struct target *t, const char *project, char *out,
         return (size_t)snprintf(out, size, "%s/%s", dir, t->file) >= size ? -ENAMETOOLONG : 0;
 }
 
+/* @path lies under @root (both canonical). */
+static bool under(const char *path, const char *root)
+{
+        size_t n = strlen(root);
+
+        return strcmp(root, "/") == 0 || (strncmp(path, root, n) == 0 && path[n] == '/');
+}
+
+/* Where to write: @path itself, or where it points when it is a symbolic link (a
+ * dotfile manager's) that stays inside the project (or your home).  A link out of it
+ * -- a cloned repository's .claude/settings.json pointing at another file of yours,
+ * or a .claude that is a link -- would have sbx-hook rewrite a file nobody asked it
+ * to: refused, as is a dangling one (writing would replace the link, or make a file
+ * where it points). */
+static int settings_target(const char *project, char *path, size_t size, char *why, size_t wsize)
+{
+        const struct passwd *pw = getpwuid(getuid());
+        _cleanup_free_ char *dir = strdup(path), *root = NULL, *real_dir = NULL, *real = NULL;
+        struct stat st;
+
+        if (!dir)
+                return -ENOMEM;
+        root = realpath(project ? project : pw ? pw->pw_dir : "/", NULL);
+        real_dir = realpath(dirname(dir), NULL);
+        if (!root || !real_dir) {
+                snprintf(why, wsize, "cannot resolve its directory: %s", strerror(errno));
+                return -errno;
+        }
+        if (!under(real_dir, root)) {
+                snprintf(why, wsize, "its directory is a symbolic link to '%s', outside '%s': not followed", real_dir, root);
+                return -EPERM;
+        }
+        if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+                return 0;
+        if (!(real = realpath(path, NULL))) {
+                snprintf(why, wsize, "a symbolic link to nothing (%s): not followed; remove it, or make its target first",
+                         strerror(errno));
+                return -ENOENT;
+        }
+        if (!under(real, root)) {
+                snprintf(why, wsize, "a symbolic link to '%s', outside '%s': not followed (merge into that file by hand, or replace the link)",
+                         real, root);
+                return -EPERM;
+        }
+        if ((size_t)snprintf(path, size, "%s", real) >= size)
+                return -ENAMETOOLONG;
+        return 0;
+}
+
 int hook_install(const struct hook_config *c, const char *project, const char *self)
 {
         const struct target *t = &targets[c->harness];
-        _cleanup_free_ char *old = NULL, *real = NULL;
+        _cleanup_free_ char *old = NULL;
         struct json_object *root, *hook;
         char path[PATH_MAX], why[256] = "";
         const char *text;
@@ -257,9 +309,8 @@ int hook_install(const struct hook_config *c, const char *project, const char *s
                 return fail(project, "--project needs an absolute directory", NULL);
         if ((r = settings_path(t, project, path, sizeof(path), &made)) < 0)
                 return fail(project ? project : "~", strerror(-r), "give --project an existing directory");
-        /* A symlinked settings file (a dotfile manager's) is updated where it points. */
-        if ((real = realpath(path, NULL)))
-                snprintf(path, sizeof(path), "%s", real);
+        if (settings_target(project, path, sizeof(path), why, sizeof(why)) < 0)
+                return fail(path, why, "nothing was written");
         old = read_settings(path, &missing, &mode, why, sizeof(why));
         if (!old && !missing)
                 return fail(path, why, "nothing was written");
@@ -268,6 +319,10 @@ int hook_install(const struct hook_config *c, const char *project, const char *s
                 return fail(path, why[0] ? why : "out of memory", "fix or move it, then run again; nothing was written");
         hook = hook_object(c, t, self);
         r = hook ? merge_hook(root, t, hook) : -ENOMEM;
+        if (r == 0 && c->harness == HOOK_CLAUDE) {
+                hook = hook_object(c, &claude_post, self);
+                r = hook ? merge_hook(root, &claude_post, hook) : -ENOMEM;
+        }
         if (r == 0 && c->harness == HOOK_CLAUDE)
                 r = merge_claude(c, root, self);
         if (r < 0) {

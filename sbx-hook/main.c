@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* sbx-hook: parse, dispatch, map a failure to the status that blocks.  As a hook it
  * reads the harness's JSON, asks the policy (verdict.c) and answers in the harness's
- * shape (reply.c); as sbx-shell-prefix it runs Claude Code's composite jailed
+ * shape (reply.c); after a Claude Code call it checks that the call ran jailed
+ * (post.c); as sbx-shell-prefix it runs Claude Code's composite jailed
  * (prefix.c); with --install it merges itself into a harness's settings (install.c). */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +19,7 @@
 #include "hook.h"
 #include "input.h"
 #include "install.h"
+#include "post.h"
 #include "prefix.h"
 #include "reply.h"
 #include "verdict.h"
@@ -34,7 +36,8 @@ static const char usage[] =
         "stdin, asks the profile's command policy as sbx-run would, and answers in the\n"
         "harness's shape: a denied command is blocked with the rule as the reason; an\n"
         "allowed one runs jailed (rewritten to sbx-run for Codex, Gemini CLI and opencode;\n"
-        "through the shell prefix for Claude Code, or rewritten with --rewrite).\n"
+        "through the shell prefix for Claude Code, or rewritten with --rewrite).  After a\n"
+        "Claude Code call (PostToolUse), it tells the model when the call ran unjailed.\n"
         "\n"
         "  --harness NAME   the harness whose hook input and output to speak\n"
         "  --profile NAME   the sbx profile (default: $SBX_PROFILE, else workspace); a\n"
@@ -43,8 +46,9 @@ static const char usage[] =
         "                   setups without the shell prefix\n"
         "  --shell-prefix   run Claude Code's composite command jailed, granting only its\n"
         "                   shell snapshot (read-only) and its cwd file (read-write)\n"
-        "  --install NAME   merge the hook (Claude Code: and the shell prefix) into the\n"
-        "                   harness's settings, keeping every other key\n"
+        "  --install NAME   merge the hook (Claude Code: its PostToolUse check and the\n"
+        "                   shell prefix too) into the harness's settings, keeping\n"
+        "                   every other key\n"
         "  --project DIR    with --install: DIR's settings instead of your own\n"
         "  -h, --help       show this help\n"
         "\n"
@@ -206,6 +210,13 @@ static int run_hook(struct hook_config *c)
                 hook_input_done(&in);
                 return 0; /* not a shell call: no opinion (no output) */
         }
+        if (in.post) {
+                r = hook_post(c, &in, stdout);
+                hook_input_done(&in);
+                if (r < 0)
+                        block("cannot write the answer: %s", strerror(-r));
+                return 0;
+        }
         if (hook_verdict(c, hook_shell_flag(c->harness), in.command, in.cwd, &res, why, sizeof(why)) < 0)
                 block("%s", why);
         if (c->harness == HOOK_CLAUDE && !c->rewrite && res.verdict != HOOK_DENY && !claude_prefix_set()) {
@@ -214,6 +225,11 @@ static int run_hook(struct hook_config *c)
                          "CLAUDE_CODE_SHELL_PREFIX is not sbx's shell prefix, so this command would run unjailed "
                          "(run: sbx-hook --install claude; or install the hook with --rewrite)");
         }
+        /* The prefix will run it: leave it the call's tags (and PostToolUse a way to
+         * tell that the prefix ran it).  Not possible: blocked, as PostToolUse would
+         * otherwise report a jailed call as unjailed. */
+        if (c->harness == HOOK_CLAUDE && !c->rewrite && res.verdict != HOOK_DENY && hook_announce(&in, why, sizeof(why)) < 0)
+                block("%s", why);
         r = hook_reply(c, &in, &res, stdout);
         hook_input_done(&in);
         if (r < 0)

@@ -17,6 +17,8 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/plan.h"
+#include "../policy/options.h"
+#include "spool.h"
 
 #define SOURCE_WORD "source "
 #define HEAD_AND " && "
@@ -184,11 +186,29 @@ static char *composite_of(int argc, char **argv)
         return s;
 }
 
+/* The call the PreToolUse hook announced for this composite's command (spool.h): its
+ * tags go to sbx-run, for the audit record, and the call is marked as jailed for the
+ * PostToolUse hook.  None (no hook, another shape): the jail runs untagged. */
+static bool take_call(const char *composite, char *id, size_t id_size, char *session, size_t session_size)
+{
+        _cleanup_free_ char *command = spool_composite_command(composite);
+        _cleanup_close_ int dir = -1;
+        char why[256];
+
+        if (!command || (dir = spool_open(why, sizeof(why))) < 0)
+                return false;
+        /* The spool is the caller's own, but a command that ran unjailed could have
+         * written it: only tags go on sbx-run's command line. */
+        return spool_take(dir, command, id, id_size, session, session_size) > 0 && sbx_is_tag(id) &&
+               (!session[0] || sbx_is_tag(session));
+}
+
 int prefix_run(const struct hook_config *c, int argc, char **argv)
 {
         _cleanup_free_ char *composite = NULL;
         struct prefix_grants g;
-        char *args[16];
+        char id[160], session[160];
+        char *args[24];
         size_t n = 0;
 
         if (argc < 1) {
@@ -221,6 +241,14 @@ int prefix_run(const struct hook_config *c, int argc, char **argv)
         if (g.cwd_file[0]) {
                 args[n++] = (char *)"--rw";
                 args[n++] = g.cwd_file;
+        }
+        if (take_call(composite, id, sizeof(id), session, sizeof(session))) {
+                args[n++] = (char *)"--tool-use-id";
+                args[n++] = id;
+                if (session[0]) {
+                        args[n++] = (char *)"--session-id";
+                        args[n++] = session;
+                }
         }
         args[n++] = (char *)"--";
         args[n++] = (char *)"/bin/bash";

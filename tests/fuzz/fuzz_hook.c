@@ -13,6 +13,7 @@
 #include "../../sbx-hook/input.h"
 #include "../../sbx-hook/prefix.h"
 #include "../../sbx-hook/reply.h"
+#include "../../sbx-hook/spool.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,6 +29,25 @@ static void check_grants(const char *composite)
                 abort();
         if ((g.snapshot[0] && strstr(g.snapshot, "..")) || (g.cwd_file[0] && strstr(g.cwd_file, "..")))
                 abort();
+}
+
+static void check_command(const char *composite)
+{
+        struct hook_config c = { .sbx_run = "/s", .profile = "p", .harness = HOOK_CLAUDE };
+        struct hook_input in = { 0 };
+        char *cmd = spool_composite_command(composite), *jailed, *again;
+        const char *word;
+
+        if (!cmd)
+                return;
+        in.command = cmd;
+        if (!(jailed = hook_jailed_command(&c, &in)) || !(word = strstr(jailed, " -- /bin/bash -c ")))
+                abort();
+        if (!(again = spool_unquote_word(word + 17)) || strcmp(again, cmd) != 0)
+                abort();
+        free(again);
+        free(jailed);
+        free(cmd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -59,12 +79,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 }
                 hook_input_done(&in);
         }
-        /* The bytes as a composite too (up to the first NUL). */
+        /* The bytes as a composite too (up to the first NUL), and the command the
+         * prefix reads from it for attribution: quoted again as Claude does, it reads
+         * back the same. */
         {
                 char *s = strndup((const char *)data, size);
 
                 if (s) {
                         check_grants(s);
+                        check_command(s);
                         free(s);
                 }
         }

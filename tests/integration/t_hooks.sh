@@ -23,6 +23,10 @@ export SBX_RUN
 unset SBX_PROFILE CLAUDE_CODE_SHELL_PREFIX CLAUDE_CONFIG_DIR CLAUDE_CODE_TMPDIR
 H=$T/hook
 mkdir -p "$H"
+# The hooks' spool (attribution, below): the test's own.
+XDG=$T/xdg
+mkdir -m 0700 "$XDG"
+export XDG_RUNTIME_DIR=$XDG
 
 # hook ARGS... < INPUT: sbx-hook's stdout in $H/out, stderr in $H/err, status in HRC.
 hook() {
@@ -338,6 +342,101 @@ done
 rc=$?
 t_check "prefix: no sbx-run: exit 125, nothing ran" "exit $rc: $(cat "$H/run")" test ! -e "$MARK" -a "$rc" = 125
 
+# ------------------------------------------------------------------ attribution through the prefix; PostToolUse
+
+# Claude Code without --rewrite: the PreToolUse hook leaves the call's tool_use_id and
+# session_id in a spool of the caller's (under $XDG_RUNTIME_DIR, out of every jail's
+# reach), the prefix takes them for the composite whose command is that call's, and the
+# jail's audit record carries them; the PostToolUse hook then finds the call taken by
+# the prefix (jailed), or blocks: the call ran without it.
+AUDF=$T/prefix-audit.jsonl
+printf '#!/bin/sh\nexec "%s" --audit-file "%s" "$@"\n' "$(realpath "$SBX_RUN")" "$AUDF" >"$T/audit-sbx"
+chmod 0755 "$T/audit-sbx"
+
+# claude_ev EVENT ID CMD [TOOL_INPUT_COMMAND]: Claude's hook input for EVENT.
+claude_ev() {
+	"$PYTHON" -c '
+import json, sys
+ev, tid, cmd = sys.argv[2], sys.argv[3], sys.argv[4]
+d = {"session_id": "sess-P", "transcript_path": "/x/t.jsonl", "cwd": sys.argv[1],
+     "permission_mode": "default", "hook_event_name": ev, "tool_name": "Bash", "tool_use_id": tid,
+     "tool_input": {"command": sys.argv[5] if len(sys.argv) > 5 else cmd, "description": "d"}}
+if ev == "PostToolUse":
+    d["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False}
+print(json.dumps(d))' "$WS" "$@"
+}
+# run_prefix CMD: Claude's composite for CMD through the prefix, audited into $AUDF.
+run_prefix() {
+	local q=${1//\'/\'\\\'\'}
+	(cd "$WS" && SBX_RUN=$T/audit-sbx CLAUDE_CONFIG_DIR=$CFG timeout 30 "$PREFIX" \
+		"source $SNAP && eval '$q' < /dev/null && pwd -P >| $CWDF" >"$H/run" 2>&1)
+}
+# audit_tags: "TOOL_USE_ID SESSION_ID" of each exit record in $AUDF, one a line.
+audit_tags() {
+	"$PYTHON" -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e.get("SBX_EVENT") == "exit":
+        print(e.get("SBX_TOOL_USE_ID", "-"), e.get("SBX_SESSION_ID", "-"))' "$AUDF" 2>/dev/null
+}
+
+pcmd="echo \"it's attributed\" >attr"
+claude_ev PreToolUse toolu_P1 "$pcmd" >"$H/in"
+CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
+expect_jf "attribution: PreToolUse allows (prefix)" "$H/out" hookSpecificOutput.permissionDecision allow
+rm -f "$AUDF"
+run_prefix "$pcmd"
+t_check "attribution: the composite ran jailed" "$(head -c 300 "$H/run")" grep -qx "it's attributed" "$WS/attr"
+t_check "attribution: the prefix's jail has SBX_TOOL_USE_ID and SBX_SESSION_ID in its audit record" \
+	"$(audit_tags) $(head -c 300 "$H/run")" test "$(audit_tags)" = "toolu_P1 sess-P"
+claude_ev PostToolUse toolu_P1 "$pcmd" >"$H/in"
+CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
+t_check "PostToolUse: a call the prefix jailed: exit 0, no block" "exit $HRC: $(cat "$H/out") $(head -c 200 "$H/err")" \
+	test "$HRC" = 0 -a "$(jf "$H/out" decision)" != block
+# Two calls of one command at once (Claude runs tool calls in parallel): each jail has
+# one of the ids, none twice.
+for id in toolu_A toolu_B; do
+	claude_ev PreToolUse $id "$pcmd" >"$H/in"
+	CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
+done
+rm -f "$AUDF"
+run_prefix "$pcmd"
+run_prefix "$pcmd"
+t_check "attribution: two calls of one command: one id each" "$(audit_tags | tr '\n' ' ')" \
+	test "$(audit_tags | sort | tr '\n' ' ')" = "toolu_A sess-P toolu_B sess-P "
+for id in toolu_A toolu_B; do
+	claude_ev PostToolUse $id "$pcmd" >"$H/in"
+	CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
+	t_check "PostToolUse: parallel call $id was jailed: no block" "exit $HRC: $(cat "$H/out")" \
+		test "$HRC" = 0 -a "$(jf "$H/out" decision)" != block
+done
+# A third run of the command, with no call left for it: it runs jailed, untagged.
+rm -f "$AUDF"
+run_prefix "$pcmd"
+t_check "attribution: a composite no call announced runs untagged" "$(audit_tags)" test "$(audit_tags)" = "- -"
+# The call ran without the prefix (CLAUDE_CODE_SHELL_PREFIX lost, a bypass): the
+# PostToolUse hook tells the model and the user.
+claude_ev PreToolUse toolu_P2 "$pcmd" >"$H/in"
+CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
+claude_ev PostToolUse toolu_P2 "$pcmd" >"$H/in"
+CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
+expect_jf "PostToolUse: a call the prefix never ran: decision block" "$H/out" decision block
+t_check "PostToolUse: ... saying it ran unjailed" "$(cat "$H/out")" grep -q "unjailed" <<<"$(jf "$H/out" reason)"
+claude_ev PostToolUse toolu_P9 "$pcmd" >"$H/in"
+CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
+expect_jf "PostToolUse: a call sbx has no record of: decision block" "$H/out" decision block
+# --rewrite: the call was jailed when the command Claude ran is the rewrite.
+claude_ev PostToolUse toolu_R1 "ls" "$(jailed workspace " --tool-use-id 'toolu_R1' --session-id 'sess-P'" -c ls)" >"$H/in"
+hook --harness claude --rewrite <"$H/in"
+t_check "PostToolUse --rewrite: the rewritten command ran: no block" "exit $HRC: $(cat "$H/out")" \
+	test "$HRC" = 0 -a "$(jf "$H/out" decision)" != block
+claude_ev PostToolUse toolu_R2 "ls" >"$H/in"
+hook --harness claude --rewrite <"$H/in"
+expect_jf "PostToolUse --rewrite: Claude dropped the rewrite: decision block" "$H/out" decision block
+# The spool is the caller's alone, out of the jail.
+t_check "attribution: the spool is a directory of the caller's, mode 0700" "$(stat -c '%u %a' "$XDG/sbx-hook" 2>&1)" \
+	test "$(stat -c '%u %a' "$XDG/sbx-hook" 2>/dev/null)" = "0 700"
 # ------------------------------------------------------------------ install
 
 P=$T/project
@@ -371,6 +470,15 @@ print(e["matcher"], h["type"], h["onFailure"], h["timeout"], h["command"])' "$S"
 t_check "install claude: PreToolUse Bash hook, onFailure block, running sbx-hook --harness claude" "$(cat "$H/h")" \
 	grep -qx "Bash command block 10 '$(realpath "$HOOK")' --harness claude" "$H/h"
 expect_jf "install claude: sandbox.allowUnsandboxedCommands false" "$S" sandbox.allowUnsandboxedCommands false
+"$PYTHON" -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+for e in s["hooks"]["PostToolUse"]:
+    for h in e["hooks"]:
+        if "sbx-hook" in h["command"]:
+            print(e["matcher"], h["type"], h["command"])' "$S" >"$H/h" 2>&1
+t_check "install claude: a PostToolUse Bash hook running sbx-hook --harness claude, beside the user's" "$(cat "$H/h")" \
+	grep -qx "Bash command '$(realpath "$HOOK")' --harness claude" "$H/h"
 t_check "install claude: the file's mode kept" "$(stat -c %a "$S")" test "$(stat -c %a "$S")" = 640
 cp "$S" "$T/settings.1"
 "$HOOK" --install claude --project "$P" >"$H/out" 2>"$H/err"
@@ -392,6 +500,47 @@ expect_jf "install codex: runs sbx-hook --harness codex" "$P/.codex/hooks.json" 
 "$HOOK" --install gemini --project "$P" >"$H/out" 2>"$H/err"
 expect_jf "install gemini: BeforeTool run_shell_command" "$P/.gemini/settings.json" hooks.BeforeTool.0.matcher run_shell_command
 expect_jf "install gemini: timeout in ms" "$P/.gemini/settings.json" hooks.BeforeTool.0.hooks.0.timeout 10000
+
+# A symlinked settings file: updated where it points when that is inside the project
+# (a dotfile manager's link), the link kept; never followed out of it (a cloned
+# repository's .claude/settings.json pointing at another file of the user's), nor
+# dangling, nor through a symlinked .claude: refused, nothing written anywhere.
+P2=$T/project2
+mkdir -p "$P2/.claude" "$P2/conf" "$T/elsewhere"
+echo '{"model": "opus", "env": {"FOO": "bar"}}' >"$P2/conf/claude.json"
+ln -s ../conf/claude.json "$P2/.claude/settings.json"
+"$HOOK" --install claude --project "$P2" >"$H/out" 2>"$H/err"
+HRC=$?
+t_check "install claude, settings a symlink inside the project: exit 0" "exit $HRC: $(cat "$H/err")" test "$HRC" = 0
+t_check "install claude, ... the link kept" "$(ls -l "$P2/.claude")" test -L "$P2/.claude/settings.json"
+expect_jf "install claude, ... the target updated" "$P2/conf/claude.json" hooks.PreToolUse.0.matcher Bash
+expect_jf "install claude, ... the user's keys kept" "$P2/conf/claude.json" env.FOO bar
+P3=$T/project3
+mkdir -p "$P3/.claude"
+echo '{"credsStore": "secret"}' >"$T/elsewhere/config.json"
+cp "$T/elsewhere/config.json" "$T/elsewhere.orig"
+ln -s "$T/elsewhere/config.json" "$P3/.claude/settings.json"
+"$HOOK" --install claude --project "$P3" >"$H/out" 2>"$H/err"
+HRC=$?
+t_check "install claude, settings a symlink out of the project: refused (exit 1)" "exit $HRC: $(cat "$H/out")" test "$HRC" = 1
+t_check "install claude, ... the file it points at unchanged" "$(cat "$T/elsewhere/config.json")" \
+	cmp -s "$T/elsewhere.orig" "$T/elsewhere/config.json"
+t_check "install claude, ... nothing new beside it" "$(ls -A "$T/elsewhere")" test "$(ls -A "$T/elsewhere")" = config.json
+t_check "install claude, ... the link left as it was" "$(ls -l "$P3/.claude")" test -L "$P3/.claude/settings.json"
+t_check "install claude, ... and says why" "$(cat "$H/err")" grep -q "symbolic link" "$H/err"
+rm "$P3/.claude/settings.json"
+ln -s "$T/elsewhere/absent.json" "$P3/.claude/settings.json"
+"$HOOK" --install claude --project "$P3" >"$H/out" 2>"$H/err"
+HRC=$?
+t_check "install claude, a dangling symlink: refused, nothing made where it points" "exit $HRC: $(cat "$H/err")" \
+	test "$HRC" = 1 -a ! -e "$T/elsewhere/absent.json" -a -L "$P3/.claude/settings.json"
+P4=$T/project4
+mkdir -p "$P4" "$T/elsewhere/dotclaude"
+ln -s "$T/elsewhere/dotclaude" "$P4/.claude"
+"$HOOK" --install claude --project "$P4" >"$H/out" 2>"$H/err"
+HRC=$?
+t_check "install claude, .claude a symlink out of the project: refused, nothing written" "exit $HRC: $(ls -A "$T/elsewhere/dotclaude")" \
+	test "$HRC" = 1 -a -z "$(ls -A "$T/elsewhere/dotclaude")"
 
 # ------------------------------------------------------------------ attribution
 

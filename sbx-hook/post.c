@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* Runs in sbx-hook, on the host, as the caller, after the harness's JSON is parsed. */
+#include "post.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "../lib/cleanup.h"
+#include "reply.h"
+#include "spool.h"
+
+#define JAILED_SHELL " -- /bin/bash -c "
+
+int hook_announce(const struct hook_input *in, char *why, size_t size)
+{
+        _cleanup_close_ int dir = -1;
+        int r;
+
+        if (!in->tool_use_id)
+                return 0;
+        if ((dir = spool_open(why, size)) < 0)
+                return dir;
+        if ((r = spool_announce(dir, in->command, in->tool_use_id, in->session_id)) < 0)
+                snprintf(why, size, "cannot announce the call to the shell prefix: %s%s", strerror(-r),
+                         r == -ENOSPC ? " (over 4096 calls waiting: remove the spool's old entries)" : "");
+        return r;
+}
+
+/* --rewrite: the command Claude ran is exactly the rewrite of some command, with this
+ * call's tags: one sbx-run, one bash -c word, nothing before or after it. */
+static bool ran_rewritten(const struct hook_config *c, const struct hook_input *in)
+{
+        const char *at = strstr(in->command, JAILED_SHELL);
+        _cleanup_free_ char *inner = NULL, *again = NULL;
+        struct hook_input x = *in;
+
+        if (!at || !(inner = spool_unquote_word(at + strlen(JAILED_SHELL))))
+                return false;
+        x.command = inner;
+        again = hook_jailed_command(c, &x);
+        return again && strcmp(again, in->command) == 0;
+}
+
+static bool ran_through_prefix(const struct hook_input *in, char *why, size_t size)
+{
+        _cleanup_close_ int dir = -1;
+
+        if (!in->tool_use_id) {
+                snprintf(why, size, "the call has no tool_use_id to check");
+                return false;
+        }
+        if ((dir = spool_open(why, size)) < 0)
+                return false;
+        switch (spool_settle(dir, in->tool_use_id)) {
+        case SPOOL_TAKEN:
+                return true;
+        case SPOOL_PENDING:
+                snprintf(why, size, "sbx's shell prefix never ran it (is CLAUDE_CODE_SHELL_PREFIX still sbx-shell-prefix?)");
+                return false;
+        default:
+                snprintf(why, size, "sbx has no record of it (is sbx-hook's PreToolUse hook installed? sbx-hook --install claude)");
+                return false;
+        }
+}
+
+int hook_post(const struct hook_config *c, const struct hook_input *in, FILE *out)
+{
+        struct json_object *root, *h;
+        char why[400], reason[600];
+        const char *text;
+        int r = 0;
+
+        if (c->rewrite ? ran_rewritten(c, in) : ran_through_prefix(in, why, sizeof(why)))
+                return 0;
+        if (c->rewrite)
+                snprintf(why, sizeof(why), "Claude Code ran it without sbx's rewrite (updatedInput dropped)");
+        snprintf(reason, sizeof(reason), "sbx: this Bash call ran unjailed: %s. Its effects were not confined; tell the user.", why);
+        if (!(root = json_object_new_object()))
+                return -ENOMEM;
+        h = json_object_new_object();
+        if (json_object_object_add(root, "decision", json_object_new_string("block")) < 0 ||
+            json_object_object_add(root, "reason", json_object_new_string(reason)) < 0 || !h ||
+            json_object_object_add(root, "hookSpecificOutput", h) < 0 ||
+            json_object_object_add(h, "hookEventName", json_object_new_string("PostToolUse")) < 0 ||
+            json_object_object_add(h, "additionalContext", json_object_new_string(reason)) < 0)
+                r = -ENOMEM;
+        text = r == 0 ? json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
+        if (r == 0 && (!text || fprintf(out, "%s\n", text) < 0 || fflush(out) != 0))
+                r = -EIO;
+        json_object_put(root);
+        return r;
+}

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/* Runs on the host, as the caller, in the harness's hooks and in its shell prefix:
+ * every path is taken relative to the spool's directory fd, never followed through a
+ * symlink, and every entry read must be a regular file of the caller's. */
+#include "spool.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lib/cleanup.h"
+#include "hook.h"
+
+#define ENTRY_MAX (HOOK_MAX_INPUT + 256)
+
+static int said(char *why, size_t size, int err, const char *what, const char *path)
+{
+        snprintf(why, size, "cannot %s the spool '%s': %s", what, path, strerror(err));
+        return -err;
+}
+
+int spool_open(char *why, size_t size)
+{
+        const char *xdg = getenv("XDG_RUNTIME_DIR");
+        char path[4096];
+        struct stat st;
+        int fd;
+
+        if (xdg && xdg[0] == '/')
+                snprintf(path, sizeof(path), "%s/sbx-hook", xdg);
+        else
+                snprintf(path, sizeof(path), "/tmp/sbx-hook-%u", (unsigned)getuid());
+        if (mkdir(path, 0700) < 0 && errno != EEXIST)
+                return said(why, size, errno, "make", path);
+        if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+                return said(why, size, errno, "open", path);
+        /* Another user's directory (planted in /tmp), or one others may enter: not ours
+         * to trust or to write tags into. */
+        if (fstat(fd, &st) < 0 || st.st_uid != getuid() || (st.st_mode & 0077)) {
+                close(fd);
+                snprintf(why, size, "the spool '%s' is not a directory of yours that only you may enter (remove it)", path);
+                return -EPERM;
+        }
+        return fd;
+}
+
+/* FNV-1a: an index into the spool, not a proof (the command itself is compared). */
+static uint64_t hash(const char *s)
+{
+        uint64_t h = 0xcbf29ce484222325ULL;
+
+        for (; *s; s++)
+                h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+        return h;
+}
+
+/* Drops the entries older than SPOOL_MAX_AGE_S; the number left, or -errno. */
+static int prune(int dir)
+{
+        int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+        const struct dirent *de;
+        time_t now = time(NULL);
+        int n = 0;
+
+        if (!d) {
+                if (fd >= 0)
+                        close(fd);
+                return -errno;
+        }
+        while ((de = readdir(d))) {
+                struct stat st;
+
+                if ((de->d_name[0] != 'p' && de->d_name[0] != 't') || de->d_name[1] != '-' ||
+                    fstatat(dir, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        continue;
+                if (now - st.st_mtime > SPOOL_MAX_AGE_S)
+                        (void)unlinkat(dir, de->d_name, 0);
+                else
+                        n++;
+        }
+        closedir(d);
+        return n;
+}
+
+int spool_announce(int dir, const char *command, const char *tool_use_id, const char *session_id)
+{
+        char name[64 + 160], tmp[sizeof(name) + 8];
+        FILE *f;
+        int fd, n, r = 0;
+
+        if ((n = prune(dir)) < 0)
+                return n;
+        if (n >= SPOOL_MAX_ENTRIES)
+                return -ENOSPC;
+        snprintf(name, sizeof(name), "p-%016llx-%s", (unsigned long long)hash(command), tool_use_id);
+        snprintf(tmp, sizeof(tmp), ".%s", name);
+        /* Written aside, then renamed: the prefix never reads half an entry. */
+        (void)unlinkat(dir, tmp, 0);
+        if ((fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
+                return -errno;
+        if (!(f = fdopen(fd, "w"))) {
+                r = -errno;
+                close(fd);
+                (void)unlinkat(dir, tmp, 0);
+                return r;
+        }
+        if (fprintf(f, "%s\n%s", session_id ? session_id : "", command) < 0)
+                r = -EIO;
+        if (fclose(f) != 0 && r == 0)
+                r = -errno;
+        if (r == 0 && renameat(dir, tmp, dir, name) < 0)
+                r = -errno;
+        if (r < 0)
+                (void)unlinkat(dir, tmp, 0);
+        return r;
+}
+
+/* @name's session id and command, when it is a regular file of the caller's. */
+static char *read_entry(int dir, const char *name, struct stat *st)
+{
+        _cleanup_close_ int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        char *buf;
+        ssize_t n;
+
+        if (fd < 0 || fstat(fd, st) < 0 || !S_ISREG(st->st_mode) || st->st_uid != getuid() || (size_t)st->st_size > ENTRY_MAX)
+                return NULL;
+        if (!(buf = malloc((size_t)st->st_size + 1)))
+                return NULL;
+        n = read(fd, buf, (size_t)st->st_size);
+        if (n != st->st_size) {
+                free(buf);
+                return NULL;
+        }
+        buf[n] = '\0';
+        return buf;
+}
+
+static bool newer(const struct stat *a, const struct stat *b)
+{
+        return a->st_mtim.tv_sec != b->st_mtim.tv_sec ? a->st_mtim.tv_sec > b->st_mtim.tv_sec
+                                                      : a->st_mtim.tv_nsec > b->st_mtim.tv_nsec;
+}
+
+/* The newest entry announced for @command: its name in @best, its session in @session. */
+static bool find(int dir, const char *command, char *best, size_t size, char *session, size_t session_size)
+{
+        int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+        const struct dirent *de;
+        struct stat st, best_st = { 0 };
+        char prefix[32];
+        bool found = false;
+
+        if (!d) {
+                if (fd >= 0)
+                        close(fd);
+                return false;
+        }
+        snprintf(prefix, sizeof(prefix), "p-%016llx-", (unsigned long long)hash(command));
+        while ((de = readdir(d))) {
+                _cleanup_free_ char *e = NULL;
+                const char *nl;
+
+                if (strncmp(de->d_name, prefix, strlen(prefix)) != 0 || !(e = read_entry(dir, de->d_name, &st)) ||
+                    !(nl = strchr(e, '\n')) || strcmp(nl + 1, command) != 0 || (found && !newer(&st, &best_st)))
+                        continue;
+                found = true;
+                best_st = st;
+                snprintf(best, size, "%s", de->d_name);
+                snprintf(session, session_size, "%.*s", (int)(nl - e), e);
+        }
+        closedir(d);
+        return found;
+}
+
+int spool_take(int dir, const char *command, char *tool_use_id, size_t id_size, char *session_id, size_t session_size)
+{
+        char name[256], taken[256];
+
+        /* Two prefixes may race for one entry (two calls of one command at once): the
+         * rename decides, and the loser looks again. */
+        for (int tries = 0; tries < 16; tries++) {
+                if (!find(dir, command, name, sizeof(name), session_id, session_size))
+                        return 0;
+                /* p-HASH-ID: the id follows the hash's dash. */
+                snprintf(tool_use_id, id_size, "%s", name + 2 + 16 + 1);
+                snprintf(taken, sizeof(taken), "t-%s", tool_use_id);
+                if (renameat(dir, name, dir, taken) == 0)
+                        return 1;
+                if (errno != ENOENT)
+                        return -errno;
+        }
+        return 0;
+}
+
+enum spool_state spool_settle(int dir, const char *tool_use_id)
+{
+        char name[256], suffix[160];
+        int fd;
+        DIR *d;
+        const struct dirent *de;
+        enum spool_state s = SPOOL_UNKNOWN;
+
+        snprintf(name, sizeof(name), "t-%s", tool_use_id);
+        if (unlinkat(dir, name, 0) == 0)
+                return SPOOL_TAKEN;
+        snprintf(suffix, sizeof(suffix), "-%s", tool_use_id);
+        if ((fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+                return s;
+        if (!(d = fdopendir(fd))) {
+                close(fd);
+                return s;
+        }
+        while ((de = readdir(d))) {
+                size_t n = strlen(de->d_name);
+
+                /* p-HASH-ID: 2 + 16 characters before the id's dash. */
+                if (strncmp(de->d_name, "p-", 2) == 0 && n == 2 + 16 + strlen(suffix) &&
+                    strcmp(de->d_name + 2 + 16, suffix) == 0 && unlinkat(dir, de->d_name, 0) == 0)
+                        s = SPOOL_PENDING;
+        }
+        closedir(d);
+        return s;
+}
+
+char *spool_unquote_word(const char *s)
+{
+        char *out = malloc(strlen(s) + 1), *o = out;
+
+        if (!out)
+                return NULL;
+        while (*s && *s != ' ') {
+                if (*s == '\'') {
+                        const char *end = strchr(s + 1, '\'');
+
+                        if (!end)
+                                break;
+                        memcpy(o, s + 1, (size_t)(end - s - 1));
+                        o += end - s - 1;
+                        s = end + 1;
+                } else if (*s == '\\' && s[1]) {
+                        *o++ = s[1];
+                        s += 2;
+                } else {
+                        break;
+                }
+        }
+        if (*s && *s != ' ') {
+                free(out);
+                return NULL;
+        }
+        *o = '\0';
+        return out;
+}
+
+char *spool_composite_command(const char *composite)
+{
+        static const char *const heads[] = { " && ", " 2>/dev/null || true && " };
+        const char *s = composite;
+
+        /* source SNAPSHOT && …: the snapshot's path is one word of plain characters. */
+        if (strncmp(s, "source ", 7) == 0) {
+                const char *after = s + 7 + strcspn(s + 7, " ");
+
+                s = NULL;
+                for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]) && !s; i++)
+                        if (strncmp(after, heads[i], strlen(heads[i])) == 0)
+                                s = after + strlen(heads[i]);
+                if (!s)
+                        return NULL;
+        }
+        if (strncmp(s, "eval ", 5) != 0)
+                return NULL;
+        return spool_unquote_word(s + 5);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* The spool that ties Claude Code's hooks to its shell prefix.  Claude runs the
+ * PreToolUse hook, then `PREFIX '<composite>'`, then the PostToolUse hook, as three
+ * processes that share nothing but the command's text; only the hooks see the call's
+ * tool_use_id and session_id.  So:
+ *   PreToolUse   announces the call: p-HASH-ID, holding the session id and the command;
+ *   the prefix   takes the newest announced call whose command is its composite's
+ *                (renames it to t-ID) and passes its tags to sbx-run, for the audit;
+ *   PostToolUse  settles the call: t-ID says the prefix ran it (jailed); p-…-ID still
+ *                there, or nothing, says the command ran without the prefix.
+ * The directory is the caller's, mode 0700: $XDG_RUNTIME_DIR/sbx-hook, else
+ * /tmp/sbx-hook-UID.  No jail reaches either (the runtime directory is never bound,
+ * the jail's /tmp is its own); a command that ran unjailed could write it, which is
+ * what PostToolUse exists to notice in the first place.  Attribution, not a wall: the
+ * worst a wrong entry does is name the wrong call. */
+#pragma once
+
+#include <stddef.h>
+
+/* Entries older than this are dropped (a call the user refused, a lost PostToolUse). */
+#define SPOOL_MAX_AGE_S ((long)24 * 3600)
+/* At most this many entries: beyond it, PreToolUse fails (and the call is blocked). */
+#define SPOOL_MAX_ENTRIES 4096
+
+/* The spool directory, opened (O_DIRECTORY|O_PATH-free, O_CLOEXEC): made 0700 when
+ * absent, refused unless it is a real directory of the caller's that only the caller
+ * may enter.  -errno with @why saying which path and why. */
+int spool_open(char *why, size_t size);
+
+/* PreToolUse: announces @tool_use_id's call of @command (@session_id may be NULL). */
+int spool_announce(int dir, const char *command, const char *tool_use_id, const char *session_id);
+
+/* The prefix: takes the newest call announced for @command.  1 with @tool_use_id and
+ * @session_id ("" when none) filled; 0 when no call is waiting for it; -errno. */
+int spool_take(int dir, const char *command, char *tool_use_id, size_t id_size, char *session_id, size_t session_size);
+
+enum spool_state {
+        SPOOL_UNKNOWN, /* never announced (or long gone) */
+        SPOOL_PENDING, /* announced, never taken by the prefix */
+        SPOOL_TAKEN,   /* taken by the prefix: it ran jailed */
+};
+
+/* PostToolUse: what became of @tool_use_id's call; its entries are removed. */
+enum spool_state spool_settle(int dir, const char *tool_use_id);
+
+/* The command in Claude's composite (`[source SNAP && ]eval '<cmd>' …`): malloc'd, or
+ * NULL when the composite has another shape.  Pure: unit-tested. */
+char *spool_composite_command(const char *composite);
+
+/* One shell word of single-quoted runs and backslash escapes ('a'\''b' is a'b), up
+ * to a space or the end: malloc'd, or NULL for anything else (an unquoted character
+ * the shell would expand).  Pure. */
+char *spool_unquote_word(const char *s);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The broker's audit: one journal record per decision (SBX_NET_*), at most
  * EG_AUDIT_PER_SEC a second, the rest counted and said in the next one that goes
- * out; and the rows of the run's summary for --json (egress-summary.c): each (host,
+ * out; and the rows of the run's summary for --json (egress-report.c): each (host,
  * port, verdict) once, counted. */
 #include <stdio.h>
 #include <string.h>

@@ -81,6 +81,8 @@ struct sbx_egress {
          * and the launcher writes the checked record (sbx_egress_read). */
         int audit_fd;
         const struct sbx_plan *p;
+        uint64_t audit_window_ms; /* the launcher's own bound on what it writes there */
+        unsigned audit_in_window;
         struct sbx_egress_port {
                 int fd;
                 uint16_t port;

@@ -91,8 +91,12 @@ int sbx_plan_add_mount(struct sbx_plan *p, enum sbx_mount_kind kind, const char 
                 return sbx_error_set(e, SBX_STAGE_PLAN, EINVAL, "", dest,
                                      "mount destination must be an absolute path without '.', "
                                      "'..' or empty components, and not '/'");
-        if (p->n_mounts >= SBX_MAX_MOUNTS)
-                return sbx_error_set(e, SBX_STAGE_PLAN, E2BIG, "", dest, "more than %d mounts", SBX_MAX_MOUNTS);
+        if (p->n_mounts >= SBX_MAX_MOUNTS) {
+                sbx_error_set(e, SBX_STAGE_PLAN, E2BIG, "", dest, "more than %d mounts", SBX_MAX_MOUNTS);
+                sbx_error_hint(e, "each repository in the workspace has its git state and its harnesses' "
+                                         "configuration guarded by mounts: name a narrower --workspace (one project)");
+                return -E2BIG;
+        }
         m = reallocarray(p->mounts, p->n_mounts + 1, sizeof(*m));
         if (!m)
                 return sbx_error_set(e, SBX_STAGE_PLAN, ENOMEM, "", dest, "out of memory");

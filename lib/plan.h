@@ -54,7 +54,7 @@ enum sbx_ns_shared {
 
 
 /* The child works with fixed arrays (no allocation after clone). */
-#define SBX_MAX_MOUNTS 256
+#define SBX_MAX_MOUNTS 1024
 #define SBX_MAX_GROUPS 64
 #define SBX_MAX_STATE 4 /* SBX_MOUNT_STATE mounts in one plan */
 #define SBX_NET_LOCAL_MAX 16 /* network.localhost ports, each way */

@@ -37,3 +37,22 @@ for f in "${planted[@]}"; do
 	[[ ! -e $WS/$f ]] && t_ok "$f was not planted in the workspace" ||
 		t_fail "$f was not planted in the workspace" "it is on the host: $(head -c 120 "$WS/$f")"
 done
+
+# A workspace of many projects (~/src): each nested repository's configuration is
+# guarded the same way, and 40 of them (some 400 mounts) still make a jail; a
+# workspace past the mount table is refused with the remedy, nothing run.
+MANY=$T/src
+mkdir -p "$MANY"
+for i in $(seq 1 40); do git init -q "$MANY/p$i"; done
+chown -R "$NOBODY:$NOBODY" "$MANY"
+SBX_AS=$NOBODY sbx --workspace "$MANY" -- /bin/sh -c "mkdir -p p40/.codex; echo '$hook' >p40/.codex/hooks.json; echo '$hook' >p7/.mcp.json; true"
+expect_rc "40 repositories in the workspace: the jail runs" 0
+t_check "40 repositories: p40/.codex/hooks.json was not planted" "$(ls -la "$MANY/p40/.codex" 2>&1 | head -n 3)" \
+	test ! -e "$MANY/p40/.codex/hooks.json"
+t_check "40 repositories: p7/.mcp.json was not planted" "$(ls -la "$MANY/p7" 2>&1 | head -n 5)" test ! -e "$MANY/p7/.mcp.json"
+for i in $(seq 41 130); do git init -q "$MANY/p$i"; done
+chown -R "$NOBODY:$NOBODY" "$MANY"
+SBX_AS=$NOBODY sbx --workspace "$MANY" -- /bin/sh -c "touch ran"
+expect_rc "130 repositories: refused" 125
+t_check "130 repositories: the error names the remedy, nothing ran" "$(head -c 300 "$ERR")" \
+	eval "grep -q 'narrower --workspace' '$ERR' && [ ! -e '$MANY/ran' ]"

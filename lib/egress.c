@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cleanup-cap.h"
 #include "cleanup.h"
 #include "egress-int.h"
 
@@ -194,7 +195,7 @@ int eg_drop_privileges(const struct sbx_plan *p)
 {
         struct rlimit rl = { .rlim_cur = EG_MAX_CONNS * 6 + 64, .rlim_max = EG_MAX_CONNS * 6 + 64 };
         struct rlimit now;
-        cap_t none = cap_init();
+        _cleanup_cap_ cap_t none = cap_init();
         int r = 0;
 
         /* Room for EG_MAX_CONNS relays (six fds each), while it may still raise it. */
@@ -214,7 +215,6 @@ int eg_drop_privileges(const struct sbx_plan *p)
                 r = -1;
         if (!none || cap_set_proc(none) < 0)
                 r = -1;
-        cap_free(none);
         if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 r = -1;
         return r;

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cleanup-cap.h"
 #include "cleanup.h"
 #include "error.h"
 #include "landlock.h"
@@ -56,14 +57,13 @@ const char *sbx_probe_tag(enum sbx_probe_id id)
 bool sbx_probe_need_userns(void)
 {
         cap_flag_value_t admin = CAP_CLEAR;
-        cap_t caps;
+        _cleanup_cap_ cap_t caps = NULL;
 
         if (geteuid() != 0)
                 return true;
         caps = cap_get_proc();
         if (!caps || cap_get_flag(caps, CAP_SYS_ADMIN, CAP_EFFECTIVE, &admin) < 0)
                 admin = CAP_CLEAR;
-        cap_free(caps);
         return admin != CAP_SET;
 }
 

@@ -255,6 +255,7 @@ enum sbx_outcome sbx_decide(const struct sbx_decide_in *in, struct sbx_decision 
         if ((r = sbx_profile_resolve(&d->pr, in->ask, in->vars, in->caller, &d->err)) < 0)
                 return stop(d, SBX_AT_PROFILE, r == -EPERM);
         p->argv = in->ask->plan.argv;
+        snprintf(p->audit_id, sizeof(p->audit_id), "%s", in->audit_id ? in->audit_id : "");
         /* 2. sandboxd never gives a caller capabilities, whatever a profile keeps. */
         if (in->site && p->caps && in->site->uid != 0)
                 return deny(d, SBX_AT_CAPS, "the profile keeps capabilities, which sandboxd never gives a caller");

@@ -52,6 +52,9 @@ struct sbx_decide_in {
         /* The harness's tags, for the validator (--tool-use-id, --session-id); NULL
          * when not given.  The options that set them come with the harness hooks. */
         const char *tool_use_id, *session_id;
+        /* The run's audit id (SBX_ID), which the plan carries for the egress broker's
+         * records; NULL: none (--check, --dry-run). */
+        const char *audit_id;
         enum sbx_decide_upto {
                 SBX_DECIDE_VERDICT, /* --check: the command policy's verdict only */
                 SBX_DECIDE_PLAN,    /* --dry-run: the validated plan */

@@ -46,6 +46,15 @@ struct sbx_bounds {
         uint64_t min, max;
 };
 
+/* The bounds of the limits a site also caps (policy/site.c's max_time, max_memory,
+ * max_pids), written once here for the option, the profile key and the ceiling. */
+#define SBX_PIDS_MAX 4194304 /* the kernel's PID_MAX_LIMIT */
+#define SBX_BOUNDS_TIMEOUT_MS { 1, 1000ull * 86400 * 365 }
+#define SBX_BOUNDS_MEMORY { 1u << 20, UINT64_MAX }
+#define SBX_BOUNDS_PIDS { 1, SBX_PIDS_MAX }
+#define SBX_STR_(x) #x
+#define SBX_STR(x) SBX_STR_(x)
+
 struct sbx_option {
         const char *cli;     /* "timeout" for --timeout; NULL: not on the command line */
         const char *metavar; /* what --help shows after the flag */

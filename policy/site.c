@@ -19,6 +19,7 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/parse.h"
+#include "options.h"
 #include "profile.h"
 #include "schema-int.h"
 
@@ -251,9 +252,10 @@ SBX_KEY_LIST(parse_deny_profiles, item_deny_profile)
 /* ------------------------------------------------------------------ tables */
 
 static const struct sbx_bounds b_sandboxes = { 1, 4096 };
-static const struct sbx_bounds b_time = { 1, 1000ull * 86400 * 365 };
-static const struct sbx_bounds b_memory = { 1u << 20, UINT64_MAX };
-static const struct sbx_bounds b_pids = { 1, 4194304 };
+/* The ceilings' bounds are the limits' own (options.h). */
+static const struct sbx_bounds b_time = SBX_BOUNDS_TIMEOUT_MS;
+static const struct sbx_bounds b_memory = SBX_BOUNDS_MEMORY;
+static const struct sbx_bounds b_pids = SBX_BOUNDS_PIDS;
 static const struct sbx_bounds b_grace = { 0, 5ull * 60 * 1000 };
 
 /* What a value looks like; read after "e.g." and after "is out of range;" alike. */
@@ -283,7 +285,7 @@ static const struct sbx_key limits_keys[] = {
         { "max_sandboxes_per_user", sbx_key_count, OFF(max_per_user), &b_sandboxes, DOC_SANDBOXES },
         { "max_time", sbx_key_duration, OFF(max_time_ms), &b_time, DOC_TIME },
         { "max_memory", sbx_key_memory, OFF(max_memory), &b_memory, DOC_MEMORY },
-        { "max_pids", sbx_key_count, OFF(max_pids), &b_pids, "4096 (from 1 to 4194304)" },
+        { "max_pids", sbx_key_count, OFF(max_pids), &b_pids, "4096 (from 1 to " SBX_STR(SBX_PIDS_MAX) ")" },
         { "grace", sbx_key_duration, OFF(grace_ms), &b_grace, "10s (from 0 to 5m)" },
         {},
 };

@@ -137,6 +137,7 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
                                             .caller = caller,
                                             .tool_use_id = rq->ask.plan.tool_use_id,
                                             .session_id = rq->ask.plan.session_id,
+                                            .audit_id = l->id,
                                             .site = &(struct sbx_site_terms){ .uid = l->uid,
                                                                               .gid = l->gid,
                                                                               .groups = l->groups,
@@ -202,7 +203,6 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         undo_profile = &d.pr;
         undo_caller = &caller;
         check_request(l, &caller, &d, &rep);
-        snprintf(d.pr.plan.audit_id, sizeof(d.pr.plan.audit_id), "%s", l->id ? l->id : "");
         close(4); /* the workspace fd: validation holds what it named */
         rep.allow = true;
         report(&rep);

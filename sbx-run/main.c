@@ -338,12 +338,16 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
                 sbx_error_hint(&e, "--workspace must name an existing directory");
                 return fail(&e, o, EXIT_SBX_FAILED);
         }
+        /* The run's id, in the plan before it is validated (the broker's records name
+         * it) and in every audit record of the run. */
+        sbx_audit_id_new(id);
         sbx_decide(&(struct sbx_decide_in){ .profile = o->profile,
                                             .ask = &o->ask,
                                             .vars = &vars,
                                             .caller = &sbx_caller_self,
                                             .tool_use_id = o->ask.plan.tool_use_id,
                                             .session_id = o->ask.plan.session_id,
+                                            .audit_id = o->action == SBX_ACTION_RUN ? id : NULL,
                                             .upto = upto(o->action) },
                    d);
         /* Loading and narrowing the profile decide nothing yet: sbx failed. */
@@ -367,8 +371,6 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
          * FAILED, under one id, to the journal and the audit file.  No fallback: with
          * neither, direct mode writes no audit line, since stderr belongs to the
          * command. */
-        sbx_audit_id_new(id);
-        memcpy(d->pr.plan.audit_id, id, sizeof(d->pr.plan.audit_id)); /* the broker's records name it */
         a = (struct sbx_audit){
                 .id = id,
                 .mode = "direct",

@@ -94,6 +94,42 @@ for p in sbx-run sandboxd; do
 	t_check "$p: Depends on the libraries it links (shlibs)" "missing:$missing; Depends: $deps" test -z "$missing"
 	t_check "$p: no unsubstituted variable in Depends" "Depends: $deps" test "${deps/\$\{/}" = "$deps"
 done
+# Each program's Depends names the package of every shared library it needs (read from
+# the binary, so a library the build starts to link cannot be forgotten).
+for prog in "sbx-run:${ROOT[sbx-run]}/usr/bin/sbx-run" "sandboxd:${ROOT[sandboxd]}/usr/sbin/sandboxd"; do
+	p=${prog%%:*}
+	deps=$(field "$p" Depends)
+	missing=""
+	for so in $(objdump -p "${prog#*:}" 2>/dev/null | awk '$1 == "NEEDED" { print $2 }'); do
+		path=$(ldconfig -p | awk -v so="$so" '$1 == so { print $NF; exit }')
+		# dpkg knows a library by the path its package installed (/lib or /usr/lib).
+		pkg=""
+		for f in "$path" "$(realpath -e "$path" 2>/dev/null)" "${path#/usr}"; do
+			[[ -n $f ]] && pkg=$(dpkg -S "$f" 2>/dev/null | head -1 | cut -d: -f1) && [[ -n $pkg ]] && break
+		done
+		[[ -n $pkg ]] || { missing+=" $so(no package)"; continue; }
+		[[ ,$deps, =~ [,\ ]${pkg}[\ ,] ]] || missing+=" $pkg($so)"
+	done
+	t_check "$p: Depends on the package of every library the binary needs" "missing:$missing; Depends: $deps" test -z "$missing"
+done
+
+# Build-Depends names the -dev package of every library the Makefile links through
+# pkg-config, so the build works on a machine that has only what debian/control asks.
+bdeps=$(awk '/^Build-Depends:/ { on = 1 } on && /^[A-Z]/ && !/^Build-Depends:/ { on = 0 } on' "$SRC/debian/control" |
+	grep -v '^#' | sed 's/^Build-Depends://' | tr ',' '\n' | sed 's/^[[:space:]]*//; s/[[:space:](].*//' | grep -v '^$')
+missing=""
+for mod in $(grep -oE 'PC_LIBS,[^)]*' "$SRC/Makefile" | cut -d, -f2 | tr ' ' '\n' | sort -u); do
+	pc=$(pkg-config --path "$mod" 2>/dev/null)
+	pkg=$([[ -n $pc ]] && dpkg -S "$pc" 2>/dev/null | head -1 | cut -d: -f1)
+	if [[ -z $pkg ]]; then
+		missing+=" $mod(no .pc here)"
+	elif ! grep -qx -- "$pkg" <<<"$bdeps"; then
+		missing+=" $pkg($mod)"
+	fi
+done
+t_check "Build-Depends: the -dev package of every pkg-config library the Makefile links" \
+	"missing:$missing; Build-Depends: $(tr '\n' ' ' <<<"$bdeps")" test -z "$missing"
+
 deps=$(field sandboxd Depends)
 t_check "sandboxd: Depends on sbx-run of the same version (its client, its profiles)" "Depends: $deps" \
 	grep -qF "sbx-run (= $version)" <<<"$deps"

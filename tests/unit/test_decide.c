@@ -13,6 +13,7 @@
 #define G "unit-decide"
 
 static char ws[] = "/tmp/sbx-unit-decide-XXXXXX";
+static const char *audit_id; /* the next decision's audit id (NULL: none) */
 
 /* Decides @argv under @profile with @ask (NULL: nothing asked) and @site. */
 static enum sbx_outcome decide(struct sbx_decision *d, const char *profile, char **argv, struct sbx_ask *ask,
@@ -31,7 +32,7 @@ static enum sbx_outcome decide(struct sbx_decision *d, const char *profile, char
                 abort();
         sbx_decision_init(d);
         o = sbx_decide(&(struct sbx_decide_in){ .profile = profile, .ask = ask, .vars = &vars,
-                                                .caller = &sbx_caller_self, .site = site, .upto = upto },
+                                                .caller = &sbx_caller_self, .site = site, .audit_id = audit_id, .upto = upto },
                        d);
         sbx_ask_done(&none);
         return o;
@@ -54,6 +55,15 @@ static void test_direct(void)
         CHECK(G, "allowed: every step passed", decide(&d, NULL, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED &&
                                                      d.at == SBX_AT_END && d.filter && d.verdict.allow);
         CHECK(G, "allowed: the plan validated (canonical workspace)", strcmp(d.pr.plan.workspace, ws) == 0);
+        CHECK(G, "no audit id asked, none in the plan", d.pr.plan.audit_id[0] == '\0');
+        sbx_decision_done(&d);
+
+        /* The run's id is the decision's input, so no program writes the plan after
+         * the decision (the broker's records name it). */
+        audit_id = "0123456789abcdef";
+        CHECK(G, "the audit id is in the decided plan", decide(&d, NULL, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED &&
+                                                                strcmp(d.pr.plan.audit_id, audit_id) == 0);
+        audit_id = NULL;
         sbx_decision_done(&d);
 
         CHECK(G, "strict denies nc at the command policy", decide(&d, "strict", nc, NULL, NULL, SBX_DECIDE_RUN) == SBX_DENIED &&
@@ -63,7 +73,7 @@ static void test_direct(void)
         sbx_decision_done(&d);
 
         CHECK(G, "--check stops at the verdict", decide(&d, NULL, ok, NULL, NULL, SBX_DECIDE_VERDICT) == SBX_ALLOWED &&
-                                                      d.verdict.allow && !d.filter && d.pr.plan.uid == 0 &&
+                                                      d.verdict.allow && !d.filter && d.pr.plan.uid == getuid() &&
                                                       strcmp(d.pr.plan.workspace, ws) == 0);
         sbx_decision_done(&d);
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../../lib/plan.h"
+#include "../../policy/options.h"
 #include "../../policy/site.h"
 #include "unit.h"
 
@@ -546,6 +547,51 @@ static void test_deny_commands(void)
         sbx_site_done(&sp);
 }
 
+/* A ceiling's bounds are its limit's (options.h): read from the option table here, so
+ * that a bound changed in one place and not the other fails.  Each ceiling takes the
+ * table's edge values and refuses one step beyond, under limits: and in an allow rule. */
+/* A policy whose limits: (or, @in_rule, whose one rule) sets @key to @value@unit. */
+static void policy_with(char *text, size_t size, bool in_rule, const char *key, uint64_t value, const char *unit)
+{
+        if (in_rule)
+                snprintf(text, size, "allow:\n  - users: [root]\n    profiles: [workspace]\n    %s: %llu%s\n", key, (unsigned long long)value, unit);
+        else
+                snprintf(text, size, "limits:\n  %s: %llu%s\n", key, (unsigned long long)value, unit);
+}
+
+static void ceiling_edge(const char *key, const char *limit, bool at_max, bool in_rules, const char *scale_text, uint64_t div)
+{
+        const struct sbx_option *o = sbx_option_by_limit(limit);
+        uint64_t edge = o ? (at_max ? o->bounds.max : o->bounds.min) / div : 0;
+        uint64_t beyond = at_max ? edge + 1 : edge - 1;
+        struct sbx_site_policy sp;
+        char text[256], got[512], name[128];
+
+        if (!o) {
+                CHECK(G, "ceiling bounds: the limit is a row of the table", false);
+                return;
+        }
+        for (int in_rule = 0; in_rule < (in_rules ? 2 : 1); in_rule++) {
+                policy_with(text, sizeof(text), in_rule, key, edge, scale_text);
+                snprintf(name, sizeof(name), "%s%s takes its limit's %s, %llu%s", in_rule ? "rule " : "limits.", key,
+                         at_max ? "maximum" : "minimum", (unsigned long long)edge, scale_text);
+                CHECK(G, name, parse(text, &sp, got, sizeof(got)) == 0);
+                sbx_site_done(&sp);
+                policy_with(text, sizeof(text), in_rule, key, beyond, scale_text);
+                snprintf(name, sizeof(name), "%s%s refuses %llu%s, beyond its limit's bounds", in_rule ? "rule " : "limits.",
+                         key, (unsigned long long)beyond, scale_text);
+                CHECK(G, name, parse(text, &sp, got, sizeof(got)) < 0 && strstr(got, key));
+                sbx_site_done(&sp);
+        }
+}
+
+static void test_ceiling_bounds(void)
+{
+        ceiling_edge("max_pids", "pids", true, false, "", 1);
+        ceiling_edge("max_time", "time", true, true, "ms", 1);
+        ceiling_edge("max_memory", "memory", false, true, "", 1);
+}
+
 int main(void)
 {
         test_defaults();
@@ -561,5 +607,6 @@ int main(void)
         test_network();
         test_good_corpus();
         test_bad_corpus();
+        test_ceiling_bounds();
         return unit_failed ? 1 : 0;
 }

@@ -838,6 +838,16 @@ static bool is_dir_entry(DIR *d, const struct dirent *de)
         return fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
 }
 
+static bool is_symlink(struct sbx_caller *caller, const char *path)
+{
+        _cleanup_close_ int fd = -1;
+        struct sbx_error soft = { 0 };
+        struct stat st;
+
+        return caller->open(caller, path, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &soft) >= 0 && fstat(fd, &st) == 0 &&
+               S_ISLNK(st.st_mode);
+}
+
 static int guard_nested_in(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const char *dir,
                            unsigned depth, size_t *seen, struct sbx_error *e)
 {
@@ -871,6 +881,10 @@ static int guard_nested_in(struct sbx_profile *pr, struct sbx_caller *caller, co
                 if (repo_at(caller, sub, gitdir, common, &soft) == 0 && (rel = below(pl, dotgit))) {
                         if ((r = guard(pr, caller, pl, rel, e)) >= 0)
                                 r = guard_repo(pr, caller, pl, &rp, false, false, e);
+                } else if (is_symlink(caller, dotgit) && (rel = below(pl, dotgit))) {
+                        /* the host's git follows it (to a git directory the jail may
+                         * write): refused, with why, as at the top */
+                        r = guard(pr, caller, pl, rel, e);
                 } else if (depth + 1 < NESTED_DEPTH && !not_searched(de->d_name)) {
                         r = guard_nested_in(pr, caller, pl, sub, depth + 1, seen, e);
                 }

@@ -86,3 +86,30 @@ else
 		t_fail "more directories than the search looks through: the run is refused" "$(run_info)"
 	fi
 fi
+
+# A repository whose .git is a symlink to its git directory elsewhere in the workspace:
+# the host's git follows it, the search did not (the jail wrote store/lnk.git/config).
+# Refused with why, as a symlinked .git at the top is.
+lnk_ws() {
+	rm -rf "$WS" "$MARK" && mkdir -p "$WS/store" "$WS/lnk" &&
+		"${G[@]}" init -q -b main --bare "$WS/store/lnk.git" && "${G[@]}" --git-dir="$WS/store/lnk.git" config core.bare false &&
+		ln -s ../store/lnk.git "$WS/lnk/.git" && echo one >"$WS/lnk/a" && "${G[@]}" -C "$WS/lnk" add a &&
+		"${G[@]}" -C "$WS/lnk" commit -qm one
+}
+lnk_ws || t_fail "setup" "cannot make a repository with a symlinked .git"
+(cd "$WS" && MARK=$MARK bash -c "$fsmon >> store/lnk.git/config")
+host_uses lnk
+t_check "control: a symlinked .git's config planted from the host runs" "the host's git did not run it" test -e "$MARK"
+for profile in workspace git; do
+	lnk_ws
+	cfg=$(sha256sum <"$WS/store/lnk.git/config")
+	sbx --profile "$profile" --workspace "$WS" --env MARK="$MARK" -- /bin/bash -c "$fsmon >> store/lnk.git/config; true"
+	host_uses lnk
+	if [[ -e $MARK || $(sha256sum <"$WS/store/lnk.git/config") != "$cfg" ]]; then
+		t_fail "a repository with a symlinked .git ($profile): its config stays the host's" "it was written; $(run_info)"
+	elif ((RC == 125)) && grep -q 'symlink' "$ERR"; then
+		t_ok "a repository with a symlinked .git ($profile): refused, with why"
+	else
+		t_fail "a repository with a symlinked .git ($profile): refused, with why" "$(run_info)"
+	fi
+done

@@ -85,6 +85,8 @@ enum {
         SBX_CMD_SHELL_STDIN = 1u << 1, /* a POSIX shell reads its commands from stdin */
         SBX_CMD_PROG_STDIN = 1u << 2, /* an interpreter reads its program from stdin */
         SBX_CMD_INTERP = 1u << 3,     /* an interpreter or shell: its arguments may be code */
+        SBX_CMD_PROG_FILE = 1u << 4,  /* reads a program from a file it is given (make -f,
+                                       * sed -f, awk -f) */
 };
 
 /* What a wrapper tells the command it runs about that command's words. */
@@ -113,7 +115,7 @@ int sbx_cmd_check_code(struct sbx_cmd_ctx *c, const char *text, bool value, cons
 bool sbx_cmd_computed(const struct sbx_sh_word *w);
 const char *sbx_cmd_basename(const char *path);
 char *sbx_cmd_join(const struct sbx_sh_word *w, size_t n); /* texts joined by spaces; NULL: ENOMEM */
-bool sbx_cmd_is_stdin_path(const char *t); /* -, /dev/stdin, /dev/fd/0 */
+bool sbx_cmd_is_stdin_path(const char *t); /* -, /dev/stdin, /dev/fd/0, any spelling */
 
 /* One command to check, as the rules see it. */
 struct sbx_cmd_call {

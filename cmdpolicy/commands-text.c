@@ -228,6 +228,7 @@ static int sed_source(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, const
                 return sbx_cmd_deny(c, k->seg, "sed: its script '%s' is computed at run time, and sed's e command runs "
                                     "shell commands " SED_HINT " " SBX_UNREAD, text);
         if (file) {
+                *k->info |= SBX_CMD_PROG_FILE;
                 if (sbx_cmd_is_stdin_path(text))
                         *k->info |= SBX_CMD_PROG_STDIN;
                 return 0;
@@ -430,6 +431,7 @@ int sbx_tool_awk(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                                 continue;
                         }
                         have_program = have_program || !(t[1] == 'i' || t[2] == 'i');
+                        *k->info |= SBX_CMD_PROG_FILE;
                         if (sbx_cmd_is_stdin_path(arg) || sbx_cmd_is_stdin_path(arg + strcspn(arg, "=") + !!arg[strcspn(arg, "=")]))
                                 *k->info |= SBX_CMD_PROG_STDIN;
                         i++;
@@ -448,6 +450,7 @@ int sbx_tool_awk(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                 } else if (strncmp(t, "-f", 2) == 0 || strncmp(t, "--file=", 7) == 0 || strncmp(t, "--exec=", 7) == 0 ||
                            strncmp(t, "-E", 2) == 0) {
                         have_program = true;
+                        *k->info |= SBX_CMD_PROG_FILE;
                         if (sbx_cmd_is_stdin_path(t + (t[1] == '-' ? 7 : 2)))
                                 *k->info |= SBX_CMD_PROG_STDIN;
                         continue;

@@ -162,12 +162,16 @@ static int cmake_define(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, con
         return 0;
 }
 
-/* make -f FILE: a makefile from stdin is a program the line feeds it. */
+/* make -f FILE: a makefile from stdin is a program the line feeds it, and so is one
+ * from a process substitution; a computed name may be /dev/stdin. */
 static int make_file(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k, const char *opt, const struct sbx_sh_word *val)
 {
-        (void)c;
         (void)opt;
-        if (val && sbx_cmd_is_stdin_path(val->text))
+        *k->info |= SBX_CMD_PROG_FILE;
+        if (val && (val->flags & SBX_SH_PROCSUB))
+                return sbx_cmd_deny(c, k->seg, "make: reads a makefile from a process substitution, computed at run "
+                                    "time " SBX_UNREAD);
+        if (val && (sbx_cmd_computed(val) || sbx_cmd_is_stdin_path(val->text)))
                 *k->info |= SBX_CMD_PROG_STDIN;
         return 0;
 }
@@ -581,6 +585,45 @@ static int check_sqlite(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
         return r;
 }
 
+/* socat ADDRESS ADDRESS: an EXEC:, SYSTEM: or SHELL: address (of either side, or of a
+ * dual one, A!!B) runs a command; an address computed at run time may be one. */
+static int check_socat(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        static const char *const runs[] = { "exec", "system", "shell", NULL };
+
+        for (size_t i = 1; i < k->n; i++) {
+                const char *t = k->w[i].text;
+
+                if (sbx_cmd_computed(&k->w[i]))
+                        return sbx_cmd_deny(c, k->seg, "socat: '%s' is computed at run time, and an EXEC: or SYSTEM: "
+                                            "address runs a command " SBX_UNREAD, t);
+                for (const char *a = t; *a; a += strcspn(a, "!"), a += strspn(a, "!")) {
+                        size_t len = strcspn(a, ":,!");
+
+                        for (size_t j = 0; runs[j]; j++)
+                                if (len == strlen(runs[j]) && strncasecmp(a, runs[j], len) == 0)
+                                        return sbx_cmd_deny(c, k->seg, "socat: address '%s' runs a command " SBX_RUNS, t);
+                }
+        }
+        return 0;
+}
+
+/* nc: -e, -c (traditional netcat), ncat's --exec, --sh-exec, --lua-exec run a command. */
+static int check_netcat(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
+{
+        for (size_t i = 1; i < k->n; i++) {
+                const char *t = k->w[i].text;
+
+                if (sbx_cmd_computed(&k->w[i]) && t[0] != '-')
+                        continue; /* a host or a port */
+                if (sbx_cmd_computed(&k->w[i]) || strncmp(t, "--exec", 6) == 0 || strncmp(t, "--sh-exec", 9) == 0 ||
+                    strncmp(t, "--lua-exec", 10) == 0 || (t[0] == '-' && t[1] != '-' && strpbrk(t + 1, "ec")))
+                        return sbx_cmd_deny(c, k->seg, "%s: '%s' may run a command for each connection " SBX_RUNS,
+                                            k->name, t);
+        }
+        return 0;
+}
+
 static int check_multiplexer(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
 {
         static const char *const ok[] = { "-V", "-v", "ls", "list-sessions", "list-windows", "list-panes",
@@ -788,6 +831,8 @@ static const struct tool tools[] = {
         { "cargo", cargo_opts, NULL, 0 },
         { "cmake", NULL, check_cmake, 0 },
         { "npm|npx|pnpm|pnpx|yarn|bunx", NULL, check_npm, 0 },
+        { "socat|socat1|socat2", NULL, check_socat, 0 },
+        { "nc|ncat|netcat|nc.traditional|nc.openbsd", NULL, check_netcat, 0 },
         { "tmux|screen|byobu", NULL, check_multiplexer, 0 },
         { "at|batch|crontab", NULL, check_scheduler, 0 },
         { "sed|gsed", NULL, sbx_tool_sed, 0 },

@@ -174,7 +174,7 @@ const char *sbx_cmd_basename(const char *path)
 
 bool sbx_cmd_is_stdin_path(const char *t)
 {
-        return streq(t, "-") || streq(t, "/dev/stdin") || streq(t, "/dev/fd/0") || streq(t, "/proc/self/fd/0");
+        return sbx_sh_fd_path(t) == 0;
 }
 
 /* ------------------------------------------------------------------ shells */
@@ -399,10 +399,11 @@ static int check_shell(struct sbx_cmd_ctx *c, const struct sbx_cmd_call *k)
                         return sbx_cmd_deny(c, k->seg, "%s -c: the commands are computed at run time", k->name);
                 return sbx_cmd_check_code(c, w[i].text, false, k->seg, k->info);
         }
-        if (from_stdin || i >= k->n || sbx_cmd_is_stdin_path(w[i].text))
-                *k->info |= SBX_CMD_SHELL_STDIN;
-        else if (w[i].flags & SBX_SH_PROCSUB)
+        if (i < k->n && !from_stdin && !sbx_cmd_is_stdin_path(w[i].text) && (w[i].flags & SBX_SH_PROCSUB))
                 return sbx_cmd_deny(c, k->seg, "%s: its script '%s' is computed at run time", k->name, w[i].text);
+        /* a computed script may be /dev/stdin: what feeds stdin is checked as commands */
+        if (from_stdin || i >= k->n || sbx_cmd_is_stdin_path(w[i].text) || sbx_cmd_computed(&w[i]))
+                *k->info |= SBX_CMD_SHELL_STDIN;
         return 0;
 }
 
@@ -607,6 +608,8 @@ static const char *stdin_name(enum sbx_sh_stdin in)
                 return "a here-document";
         case SBX_SH_STDIN_SUBST:
                 return "a process substitution";
+        case SBX_SH_STDIN_DUP:
+                return "another descriptor";
         default:
                 return "a file";
         }
@@ -628,8 +631,19 @@ static int pipe_rules(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, con
         if ((info[i] & SBX_CMD_SHELL_STDIN) && cmd->in == in && cmd->stdin_text &&
             (in == SBX_SH_STDIN_STRING || in == SBX_SH_STDIN_HEREDOC))
                 return sbx_cmd_check_code(c, cmd->stdin_text, false, seg, &inner);
+        /* exec <<<…: every later command reads it, a shell too */
+        if (streq(name, "exec") && cmd->kind == SBX_SH_SIMPLE && sbx_sh_argc(cmd) == 1 && in != SBX_SH_STDIN_SHELL &&
+            in != SBX_SH_STDIN_FILE)
+                return sbx_cmd_deny(c, seg, "'exec' makes %s the standard input of every later command, which is not "
+                                    "followed " SBX_UNREAD, stdin_name(in));
         if (c->p->allow_pipe_to_shell)
                 return 0;
+        /* bash /dev/fd/3 3<<<…, make -f /dev/fd/3, a link to it: a program read from a
+         * descriptor the line fills */
+        if (sc->fd_text && (info[i] & (SBX_CMD_INTERP | SBX_CMD_PROG_FILE | SBX_CMD_PROG_STDIN | SBX_CMD_SHELL_STDIN)))
+                return sbx_cmd_deny(c, seg, "the line fills a descriptor other than stdin from text, and '%s' may read "
+                                    "its program from it (/dev/fd/N), which cannot be checked "
+                                    "(commands.allow_pipe_to_shell)", name);
         for (size_t j = 0; (info[i] & (SBX_CMD_SHELL_STDIN | SBX_CMD_PROG_STDIN)) && in == SBX_SH_STDIN_PIPE && j < i &&
                            up == SIZE_MAX;
              j++)

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../lib/cleanup.h"
 #include "shell-int.h"
@@ -264,6 +265,70 @@ static void after_test(struct level *lv)
         lv->closed_first = lv->closed_end = 0;
 }
 
+/* What a redirection with operator @op (one starting with '<') and target @w makes
+ * of the descriptor it names. */
+static enum sbx_sh_stdin input_kind(const char *op, const struct word *w)
+{
+        const char *t = w->s ? w->s : "";
+
+        if (strcmp(op, "<<<") == 0)
+                return SBX_SH_STDIN_STRING;
+        if (strncmp(op, "<<", 2) == 0)
+                return SBX_SH_STDIN_HEREDOC;
+        if (w->flags & SBX_SH_PROCSUB)
+                return SBX_SH_STDIN_SUBST;
+        if (strcmp(op, "<&") == 0) /* <&0 and <&- bring nothing new */
+                return strcmp(t, "-") == 0 || (t[0] && strspn(t, "0") == strlen(t)) ? SBX_SH_STDIN_SHELL : SBX_SH_STDIN_DUP;
+        if ((w->flags & SBX_SH_COMPUTED) || sbx_sh_fd_path(t) >= 0)
+                return SBX_SH_STDIN_DUP;
+        return SBX_SH_STDIN_FILE;
+}
+
+int sbx_sh_fd_path(const char *path)
+{
+        const char *comp[64], *last, *up;
+        char buf[1024], *save = NULL, *t;
+        size_t n = 0;
+
+        if (strcmp(path, "-") == 0)
+                return 0;
+        if (strlen(path) >= sizeof(buf))
+                return -1;
+        snprintf(buf, sizeof(buf), "%s", path);
+        for (t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+                if (strcmp(t, ".") == 0)
+                        continue;
+                if (strcmp(t, "..") == 0) {
+                        n -= n > 0;
+                        continue;
+                }
+                if (n == ELEMENTSOF(comp))
+                        return 1; /* nobody names a script so */
+                comp[n++] = t;
+        }
+        last = n ? comp[n - 1] : "";
+        up = n > 1 ? comp[n - 2] : "";
+        if (path[0] == '/') {
+                if (n >= 1 && strcmp(comp[0], "dev") == 0) {
+                        if (n == 2 && strcmp(last, "null") == 0)
+                                return -1;
+                        if ((n == 2 && strcmp(last, "stdin") == 0) ||
+                            (n == 3 && strcmp(up, "fd") == 0 && last[0] && strspn(last, "0") == strlen(last)))
+                                return 0;
+                        return 1;
+                }
+                if (n >= 1 && strcmp(comp[0], "proc") == 0)
+                        return strcmp(up, "fd") == 0 && last[0] && strspn(last, "0") == strlen(last) ? 0 : 1;
+                return -1;
+        }
+        /* relative: as it would be after `cd /dev`, `cd /dev/fd`, `cd /proc/self/fd` */
+        if (last[0] && strspn(last, "0123456789") == strlen(last) && (n == 1 || strcmp(up, "fd") == 0))
+                return strspn(last, "0") == strlen(last) ? 0 : 1;
+        if (strcmp(last, "stdin") == 0 && (n == 1 || strcmp(up, "dev") == 0))
+                return 0;
+        return -1;
+}
+
 /* A redirection at pos, after its fd prefix @fd ("" when none).  Its target is not an
  * argument, but its substitutions run, with the command as their parent. */
 static int redirect(struct parser *ps, struct level *lv, const char *fd)
@@ -275,6 +340,7 @@ static int redirect(struct parser *ps, struct level *lv, const char *fd)
         enum sbx_sh_stdin kind = SBX_SH_STDIN_SHELL;
         size_t start = in->pos;
         const char *op = ">";
+        bool is0;
         struct sbx_sh_cmd *c;
         int r;
 
@@ -294,14 +360,18 @@ static int redirect(struct parser *ps, struct level *lv, const char *fd)
         if ((fd[0] && (r = add_text(c, fd, true)) < 0) || (r = add_text(c, op, !fd[0])) < 0 ||
             (r = add_text(c, w.s ? w.s : "", w.flags & SBX_SH_PROCSUB)) < 0)
                 return r;
-        if (strncmp(op, "<<", 2) == 0 && op[2] != '<' &&
-            (r = sbx_lex_heredoc(ps, lv->cur + 1, &w, op[2] == '-', !fd[0] || strcmp(fd, "0") == 0)) < 0)
+        /* 0, 00, 000: bash reads the number */
+        is0 = !fd[0] || (fd[0] != '{' && strspn(fd, "0") == strlen(fd));
+        if (strncmp(op, "<<", 2) == 0 && op[2] != '<' && (r = sbx_lex_heredoc(ps, lv->cur + 1, &w, op[2] == '-', is0)) < 0)
                 return r;
-        if (op[0] == '<' && (!fd[0] || strcmp(fd, "0") == 0))
-                kind = strcmp(op, "<<<") == 0            ? SBX_SH_STDIN_STRING
-                       : strncmp(op, "<<", 2) == 0      ? SBX_SH_STDIN_HEREDOC
-                       : (w.flags & SBX_SH_PROCSUB)     ? SBX_SH_STDIN_SUBST
-                                                         : SBX_SH_STDIN_FILE;
+        if (op[0] == '<')
+                kind = input_kind(op, &w);
+        if (!is0) {
+                /* 3<<<…: the text is there for whatever reads /dev/fd/3 */
+                sc->fd_text = sc->fd_text || (kind != SBX_SH_STDIN_SHELL && kind != SBX_SH_STDIN_FILE) ||
+                              (strcmp(op, "<&") == 0 && strcmp(w.s ? w.s : "", "-") != 0);
+                kind = SBX_SH_STDIN_SHELL;
+        }
         if (kind == SBX_SH_STDIN_SHELL)
                 return 0;
         if (lv->where != AFTER_COMPOUND) {

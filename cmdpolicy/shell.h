@@ -17,6 +17,7 @@
  * over SBX_SH_MAX_INPUT bytes. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define SBX_SH_MAX_INPUT ((size_t)64 * 1024)
@@ -53,6 +54,8 @@ enum sbx_sh_stdin {
         SBX_SH_STDIN_STRING, /* <<< word */
         SBX_SH_STDIN_SUBST,  /* < <(…) */
         SBX_SH_STDIN_HEREDOC, /* <<WORD */
+        SBX_SH_STDIN_DUP,     /* <&N, < /dev/fd/N, < "$f": another descriptor, which the
+                               * line may have filled with text (3<<<…) */
 };
 
 /* What a command of the script is. */
@@ -114,6 +117,9 @@ struct sbx_sh_script {
         struct sbx_sh_expr *exprs;
         size_t n_exprs;
         char error[160];         /* why parsing failed, with the byte offset */
+        bool fd_text;            /* a descriptor other than stdin is filled for reading
+                                  * from text the line holds or computes: 3<<<…, 3<<E,
+                                  * 3< <(…), 3<&0, {v}<<<… */
 };
 
 static inline struct sbx_sh_word *sbx_sh_argv(const struct sbx_sh_cmd *c)
@@ -124,6 +130,11 @@ static inline size_t sbx_sh_argc(const struct sbx_sh_cmd *c)
 {
         return c->n_words - c->n_assign;
 }
+
+/* Whether @path names an open descriptor or a device rather than a file, spelled
+ * any way (//, /./, .., /proc/PID/fd/N, relative as after a cd to /dev/fd): -1 not
+ * one (/dev/null is a file here); 0 stdin (also "-"); 1 another. */
+int sbx_sh_fd_path(const char *path);
 
 /* Parses @s into @sc (zeroed first; release it with sbx_sh_script_done() whatever the
  * result).  0; -EINVAL with sc->error set when @s is not understood; -ENOMEM. */

@@ -809,20 +809,43 @@ static int guard_enclosing(struct sbx_profile *pr, struct sbx_caller *caller, co
 
 /* Repositories already inside @pl, below its top: the host's git reads each when it
  * runs there, so each .git is read-only too, with what its config places in @pl.
- * Looked for NESTED_DEPTH levels down, never in dependency and build trees (git does
- * not run there); what a jail makes anew in a subdirectory is doc/THREATS.md's. */
+ * Looked for NESTED_DEPTH levels down; a directory named like a dependency or build
+ * tree is itself looked at, never below (git does not run there); what a jail makes
+ * anew in a subdirectory is doc/THREATS.md's.  An earlier jail could fill the
+ * workspace with directories: beyond NESTED_MAX of them the run is refused, never
+ * run with repositories the search did not reach. */
 #define NESTED_DEPTH 3
-#define NESTED_MAX 20000 /* directories looked at, at most */
+#define NESTED_MAX 100000 /* directories looked at, at most */
 
 static bool not_searched(const char *name)
 {
-        static const char *const skip[] = { ".git", "node_modules", ".venv", "venv", "__pycache__", "target", ".cache",
+        static const char *const skip[] = { "node_modules", ".venv", "venv", "__pycache__", "target", ".cache",
                                             ".tox", ".gradle", ".m2", "dist", "build", NULL };
 
         for (size_t i = 0; skip[i]; i++)
                 if (strcmp(name, skip[i]) == 0)
                         return true;
         return false;
+}
+
+static bool is_dir_entry(DIR *d, const struct dirent *de)
+{
+        struct stat st;
+
+        if (de->d_type != DT_UNKNOWN)
+                return de->d_type == DT_DIR;
+        /* File systems that do not fill d_type (some network and older ones). */
+        return fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_symlink(struct sbx_caller *caller, const char *path)
+{
+        _cleanup_close_ int fd = -1;
+        struct sbx_error soft = { 0 };
+        struct stat st;
+
+        return caller->open(caller, path, O_PATH | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &soft) >= 0 && fstat(fd, &st) == 0 &&
+               S_ISLNK(st.st_mode);
 }
 
 static int guard_nested_in(struct sbx_profile *pr, struct sbx_caller *caller, const struct place *pl, const char *dir,
@@ -837,18 +860,32 @@ static int guard_nested_in(struct sbx_profile *pr, struct sbx_caller *caller, co
         if (caller->open(caller, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, SBX_ACCESS_NONE, &fd, &soft) < 0 || !(d = fdopendir(fd)))
                 return 0; /* what the caller cannot list, its git cannot run in either */
         fd = -1;
-        while (r >= 0 && (de = readdir(d)) && ++*seen < NESTED_MAX) {
+        while (r >= 0 && (de = readdir(d))) {
                 char sub[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX], dotgit[PATH_MAX];
                 struct repo rp = { .top = sub, .gitdir = gitdir, .common = common };
                 const char *rel;
 
-                if (de->d_type != DT_DIR || de->d_name[0] == '\0' || strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-                    not_searched(de->d_name) || !join(sub, sizeof(sub), dir, de->d_name) || !join(dotgit, sizeof(dotgit), sub, ".git"))
+                if (de->d_name[0] == '\0' || strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+                    strcmp(de->d_name, ".git") == 0 || !is_dir_entry(d, de) || !join(sub, sizeof(sub), dir, de->d_name) ||
+                    !join(dotgit, sizeof(dotgit), sub, ".git"))
                         continue;
+                if (++*seen > NESTED_MAX) {
+                        r = sbx_error_set(e, SBX_STAGE_VALIDATE, E2BIG, "", pl->host,
+                                          "'%s' holds more than %d directories in its top %d levels: sbx cannot look "
+                                          "through them all for git repositories, whose .git it keeps read-only; remove "
+                                          "directories the project does not need (an earlier run may have made them), or "
+                                          "choose a smaller workspace",
+                                          pl->host, NESTED_MAX, NESTED_DEPTH);
+                        break;
+                }
                 if (repo_at(caller, sub, gitdir, common, &soft) == 0 && (rel = below(pl, dotgit))) {
                         if ((r = guard(pr, caller, pl, rel, e)) >= 0)
                                 r = guard_repo(pr, caller, pl, &rp, false, false, e);
-                } else if (depth + 1 < NESTED_DEPTH) {
+                } else if (is_symlink(caller, dotgit) && (rel = below(pl, dotgit))) {
+                        /* the host's git follows it (to a git directory the jail may
+                         * write): refused, with why, as at the top */
+                        r = guard(pr, caller, pl, rel, e);
+                } else if (depth + 1 < NESTED_DEPTH && !not_searched(de->d_name)) {
                         r = guard_nested_in(pr, caller, pl, sub, depth + 1, seen, e);
                 }
                 soft = (struct sbx_error){ 0 };

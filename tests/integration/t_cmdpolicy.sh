@@ -61,7 +61,22 @@ forms=(
 	"funcenv|env 'BASH_FUNC_ls%%=() { dd if=/dev/zero of=m-funcenv bs=1 count=1; }' bash -c ls"
 	# gcc's drivers: cpp (gcc's package) takes -wrapper as gcc does
 	"cppwrap|cpp -wrapper 'sh,-c,dd if=/dev/zero of=m-cppwrap bs=1 count=1' f"
+	# code on the line read through another descriptor, or stdin spelt otherwise
+	"fd3|bash /dev/fd/3 3<<< 'dd if=/dev/zero of=m-fd3 bs=1 count=1'"
+	"dotfd3|. /proc/self/fd/3 3<<< 'dd if=/dev/zero of=m-dotfd3 bs=1 count=1'"
+	"dupin|bash 3<<< 'dd if=/dev/zero of=m-dupin bs=1 count=1' <&3"
+	"fd00|bash 00<<< 'dd if=/dev/zero of=m-fd00 bs=1 count=1'"
+	"slashstdin|bash //dev/stdin <<< 'dd if=/dev/zero of=m-slashstdin bs=1 count=1'"
+	"execin|exec <<< 'dd if=/dev/zero of=m-execin bs=1 count=1'; bash"
+	"awkfd3|awk -f /dev/fd/3 3<<< 'BEGIN { system(\"dd if=/dev/zero of=m-awkfd3 bs=1 count=1\") }'"
+	"makesub|make -f <(printf 'all:;dd if=/dev/zero of=m-makesub bs=1 count=1\n')"
+	"makevar|x=/dev/stdin; make -f \$x <<< \$'all:\n\tdd if=/dev/zero of=m-makevar bs=1 count=1'"
 )
+# socat's EXEC: and SYSTEM: addresses run a command.
+if command -v socat >/dev/null; then
+	forms+=("socat|socat -u SYSTEM:'dd if=/dev/zero of=m-socat bs=1 count=1' -"
+		"socatexec|socat -u - OPEN:/dev/null!!EXEC:'dd if=/dev/zero of=m-socatexec bs=1 count=1'")
+fi
 # C++ modules: g++ (cc1plus) starts "|PROGRAM ARGS" as its module mapper.
 if command -v g++ >/dev/null; then
 	echo 'import m;' >"$WS/m.cc"

@@ -48,7 +48,7 @@ LIB_SRCS = lib/error.c lib/applied.c lib/busapi.c lib/strv.c lib/path.c lib/call
            lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/identity.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
            lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/probe.c lib/tier.c lib/audit.c lib/auditfile.c lib/spawn.c lib/validation.c \
            lib/ssrf.c lib/netrule.c lib/synth.c lib/dns.c lib/sniff.c \
-           lib/egress.c lib/egress-netns.c lib/egress-conn.c lib/egress-dns.c lib/egress-decide.c lib/egress-resolve.c lib/egress-log.c lib/egress-report.c lib/egress-factory.c lib/nonet.c
+           lib/egress.c lib/egress-netns.c lib/egress-conn.c lib/egress-relay.c lib/egress-accept.c lib/egress-dns.c lib/egress-decide.c lib/egress-resolve.c lib/egress-log.c lib/egress-report.c lib/egress-factory.c lib/nonet.c
 CMDPOLICY_SRCS = $(sort $(wildcard cmdpolicy/*.c))
 POLICY_SRCS = $(sort $(wildcard policy/*.c))
 RUN_LIB_SRCS = sbx-run/options.c sbx-run/summary.c sbx-run/client.c sbx-run/doctor.c

@@ -9,7 +9,7 @@
  *            name the host the tunnel was asked for (no fronting through CONNECT);
  *            the tunnel is answered first, and nothing is dialled until they do
  *   CONNECT  to exactly a judged address, the next one if it fails
- *   RELAY    splice both ways until both sides are done
+ *   RELAY    splice both ways until both sides are done (egress-relay.c)
  * A refusal answers in the client's protocol (HTTP 403 with X-Sbx-Error, a SOCKS
  * reply 2) or resets the connection, and is one audit record. */
 #include <arpa/inet.h>
@@ -25,56 +25,10 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "egress-conn.h"
 #include "egress-int.h"
 
-#define MAX_CANDIDATES 8
 #define CONNECT_MS 15000
-#define PUMP_ROUNDS 16 /* splices per wake-up, so one busy relay cannot starve the rest */
-#define FDS_PER_CONN 6 /* the client's, the server's, two pipes */
-#define FDS_SPARE 64   /* listeners, the loop's, the resolver's, the journal's */
-
-enum conn_state { ST_SNIFF, ST_SOCKS_REQ, ST_RESOLVE, ST_CONNECT, ST_INNER, ST_RELAY };
-enum conn_kind { K_TLS, K_HTTP, K_RAW, K_CONNECT, K_SOCKS, K_ABSOLUTE, K_LOCAL, K_PUBLISH };
-
-struct dir {
-        int pipe[2];
-        size_t pending; /* bytes in the pipe */
-        bool eof, shut;
-        uint64_t bytes;
-};
-
-struct eg_conn {
-        struct eg_broker *b;
-        struct eg_conn *prev, *next; /* the broker's open connections */
-        enum sbx_egress_role role;
-        enum conn_state st;
-        enum conn_kind kind;
-        int cfd, ufd;
-        sd_event_source *csrc, *usrc, *timer;
-        struct sockaddr_storage dst; /* where the jail connected */
-        socklen_t dst_len;
-        uint16_t lport;
-        char host[SBX_NETNAME_MAX + 1]; /* the name, or an address as text */
-        bool literal;
-        struct sockaddr_storage lit;
-        uint16_t port;
-        enum sbx_net_proto proto;
-        bool inner_check;
-        bool raw_ok; /* a tunnel a host:port rule allows as raw TCP */
-        bool replied; /* the tunnel's success reply is sent: no 403 or SOCKS reply after */
-        bool one_http; /* a plain HTTP request whose Host was checked: the only one served */
-        char sni[SBX_NETNAME_MAX + 3];
-        struct sockaddr_storage cand[MAX_CANDIDATES];
-        socklen_t cand_len[MAX_CANDIDATES];
-        size_t n_cand, i_cand;
-        char addr[INET6_ADDRSTRLEN];
-        char rule[SBX_NETRULE_TEXT_MAX + 8];
-        bool resolving, dead;
-        uint64_t start_ms;
-        struct dir up, down;
-        size_t len, skip; /* bytes in buf; of those, the proxy handshake's */
-        uint8_t buf[EG_BUF_MAX];
-};
 
 static const char *const kind_proto[] = {
         [K_TLS] = "tls",       [K_HTTP] = "http",       [K_RAW] = "tcp",          [K_CONNECT] = "connect",
@@ -92,7 +46,7 @@ static void unlink_conn(struct eg_conn *c)
         c->b->n_conns--;
 }
 
-static void conn_free(struct eg_conn *c)
+void eg_conn_free(struct eg_conn *c)
 {
         c->csrc = sd_event_source_disable_unref(c->csrc);
         c->usrc = sd_event_source_disable_unref(c->usrc);
@@ -111,8 +65,8 @@ static void conn_free(struct eg_conn *c)
         free(c);
 }
 
-static void record(struct eg_conn *c, const char *action, const char *code, const char *reason, const char *addr_class,
-                   bool relayed)
+void eg_conn_record(struct eg_conn *c, const char *action, const char *code, const char *reason, const char *addr_class,
+                    bool relayed)
 {
         eg_log(c->b, &(struct eg_record){
                              .action = action,
@@ -148,14 +102,13 @@ static const char *ssrf_class(const char *code)
         return n > sizeof(prefix) - 1 && memcmp(code, prefix, sizeof(prefix) - 1) == 0 ? code + (sizeof(prefix) - 1) : NULL;
 }
 
-/* The refusal in the client's own terms, then the end of the connection. */
-static void refuse(struct eg_conn *c, const char *code, const char *reason)
+void eg_conn_refuse(struct eg_conn *c, const char *code, const char *reason)
 {
         char msg[512];
         struct linger lg = { 1, 0 };
         int n;
 
-        record(c, "deny", code, reason, ssrf_class(code), false);
+        eg_conn_record(c, "deny", code, reason, ssrf_class(code), false);
         if (c->kind == K_HTTP || c->kind == K_ABSOLUTE || (c->kind == K_CONNECT && !c->replied) ||
             (c->replied && c->port == 80)) {
                 n = snprintf(msg, sizeof(msg),
@@ -171,180 +124,16 @@ static void refuse(struct eg_conn *c, const char *code, const char *reason)
                 /* TLS and raw streams: a reset, at once. */
                 (void)setsockopt(c->cfd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
         }
-        conn_free(c);
+        eg_conn_free(c);
 }
 
-static int set_events(sd_event_source *s, uint32_t events)
+int eg_set_events(sd_event_source *s, uint32_t events)
 {
         if (!events)
                 return sd_event_source_set_enabled(s, SD_EVENT_OFF);
         if (sd_event_source_set_io_events(s, events) < 0)
                 return -1;
         return sd_event_source_set_enabled(s, SD_EVENT_ON);
-}
-
-/* ---- relay ---- */
-
-/* Moves what it can from @from to @to through @d's pipe. -1: the connection is done for. */
-static int pump(struct dir *d, int from, int to)
-{
-        for (int i = 0; i < PUMP_ROUNDS; i++) {
-                ssize_t n;
-
-                if (d->pending) {
-                        n = splice(d->pipe[0], NULL, to, NULL, d->pending, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-                        if (n < 0)
-                                return errno == EAGAIN ? 0 : -1;
-                        d->pending -= (size_t)n;
-                        d->bytes += (uint64_t)n;
-                        continue;
-                }
-                if (d->eof) {
-                        if (!d->shut && shutdown(to, SHUT_WR) < 0 && errno != ENOTCONN)
-                                return -1;
-                        d->shut = true;
-                        return 0;
-                }
-                n = splice(from, NULL, d->pipe[1], NULL, 1u << 16, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-                if (n == 0)
-                        d->eof = true;
-                else if (n < 0)
-                        return errno == EAGAIN ? 0 : -1;
-                else
-                        d->pending += (size_t)n;
-        }
-        /* The end seen on the last round: passed on now, since no event will come for
-         * it (a source at its end is not watched; found by the egress bench). */
-        if (d->eof && !d->pending && !d->shut) {
-                if (shutdown(to, SHUT_WR) < 0 && errno != ENOTCONN)
-                        return -1;
-                d->shut = true;
-        }
-        return 0;
-}
-
-static int on_relay(sd_event_source *s, int fd, uint32_t revents, void *userdata)
-{
-        struct eg_conn *c = userdata;
-
-        (void)s;
-        (void)fd;
-        (void)revents;
-        if (pump(&c->up, c->cfd, c->ufd) < 0 || pump(&c->down, c->ufd, c->cfd) < 0)
-                goto done;
-        if (c->up.shut && c->down.shut)
-                goto done;
-        if (set_events(c->csrc, (!c->up.eof && !c->up.pending ? EPOLLIN : 0) | (c->down.pending ? EPOLLOUT : 0)) < 0 ||
-            set_events(c->usrc, (!c->down.eof && !c->down.pending ? EPOLLIN : 0) | (c->up.pending ? EPOLLOUT : 0)) < 0)
-                goto done;
-        return 0;
-done:
-        record(c, "allow", NULL, NULL, NULL, true);
-        conn_free(c);
-        return 0;
-}
-
-static bool header_is(const char *l, size_t n, const char *name)
-{
-        size_t k = strlen(name);
-
-        return n > k && l[k] == ':' && strncasecmp(l, name, k) == 0;
-}
-
-/* The head of the one plain HTTP request the broker checked, as the server gets it:
- * the client's connection options dropped (Connection, Keep-Alive, Proxy-Connection,
- * Upgrade, HTTP2-Settings) and "Connection: close" in their place, so the server
- * serves no second request on this connection (RFC 9112 9.6: it MUST NOT process
- * one): a keep-alive or pipelined request, or an h2c upgrade, would carry requests
- * whose Host nobody checked to another virtual host of the same server.  A head with
- * two framings (Content-Length and Transfer-Encoding, or either twice) is refused,
- * so no server or cache in front of it reads a second request in its body.  Its
- * length, or -1. */
-static ssize_t one_request(const uint8_t *head, size_t head_len, uint8_t *out, size_t cap)
-{
-        static const char close_opt[] = "Connection: close\r\n\r\n";
-        const char *b = (const char *)head;
-        size_t pos = 0, o = 0;
-        unsigned n_cl = 0, n_te = 0;
-        bool first = true;
-
-        while (pos < head_len) {
-                const char *l = b + pos, *lf = memchr(l, '\n', head_len - pos);
-                size_t n;
-
-                if (!lf)
-                        return -1;
-                n = (size_t)(lf - l);
-                pos += n + 1;
-                if (n && l[n - 1] == '\r')
-                        n--;
-                if (n == 0)
-                        break; /* the blank line */
-                if (!first) {
-                        n_cl += header_is(l, n, "content-length");
-                        n_te += header_is(l, n, "transfer-encoding");
-                        if (header_is(l, n, "connection") || header_is(l, n, "keep-alive") ||
-                            header_is(l, n, "proxy-connection") || header_is(l, n, "upgrade") ||
-                            header_is(l, n, "http2-settings"))
-                                continue;
-                }
-                first = false;
-                if (o + n + 2 > cap)
-                        return -1;
-                memcpy(out + o, l, n);
-                out[o + n] = '\r';
-                out[o + n + 1] = '\n';
-                o += n + 2;
-        }
-        if (n_cl > 1 || n_te > 1 || (n_cl && n_te) || o + sizeof(close_opt) - 1 > cap)
-                return -1;
-        memcpy(out + o, close_opt, sizeof(close_opt) - 1);
-        return (ssize_t)(o + sizeof(close_opt) - 1);
-}
-
-/* What the broker read and must pass on goes into the upstream pipe first. */
-static int queue_up(struct eg_conn *c, const void *data, size_t len)
-{
-        if (!len)
-                return 0;
-        if (write(c->up.pipe[1], data, len) != (ssize_t)len)
-                return -1;
-        c->up.pending += len;
-        return 0;
-}
-
-static void start_relay(struct eg_conn *c)
-{
-        /* The origin form may outgrow the head (a Host added, CRLF for LF); one_request
-         * adds its Connection: close. */
-        uint8_t head[2 * SBX_SNIFF_HTTP_MAX + 512], one[2 * SBX_SNIFF_HTTP_MAX + 1024];
-        const uint8_t *p = c->buf + c->skip;
-        struct sbx_http_head h;
-        ssize_t n;
-
-        c->st = ST_RELAY;
-        c->timer = sd_event_source_disable_unref(c->timer);
-        if (pipe2(c->up.pipe, O_CLOEXEC | O_NONBLOCK) < 0 || pipe2(c->down.pipe, O_CLOEXEC | O_NONBLOCK) < 0)
-                return refuse(c, "broker", "the broker is out of pipes");
-        if (c->one_http) {
-                /* The origin server gets the request in origin form, as from a client,
-                 * and as the only one on this connection. */
-                if (sbx_sniff_http(p, c->len - c->skip, &h) != SBX_SNIFF_OK)
-                        return refuse(c, "bad-request", "cannot pass the request on");
-                n = (ssize_t)h.head_len;
-                if (c->kind == K_ABSOLUTE && (n = sbx_http_origin_form(p, &h, head, sizeof(head))) < 0)
-                        return refuse(c, "bad-request", "cannot pass the request on");
-                if ((n = one_request(c->kind == K_ABSOLUTE ? head : p, (size_t)n, one, sizeof(one))) < 0)
-                        return refuse(c, "bad-request",
-                                      "the request is framed twice (Content-Length and Transfer-Encoding), or too big");
-                if (queue_up(c, one, (size_t)n) < 0 || queue_up(c, p + h.head_len, c->len - c->skip - h.head_len) < 0)
-                        return refuse(c, "bad-request", "cannot pass the request on");
-        } else if (queue_up(c, c->buf + c->skip, c->len - c->skip) < 0) {
-                return refuse(c, "broker", "cannot pass the first bytes on");
-        }
-        if (sd_event_add_io(c->b->ev, &c->usrc, c->ufd, EPOLLOUT, on_relay, c) < 0)
-                return refuse(c, "broker", "cannot watch the upstream connection");
-        (void)on_relay(NULL, -1, 0, c);
 }
 
 /* ---- the first bytes ---- */
@@ -358,7 +147,7 @@ static int on_timeout(sd_event_source *s, uint64_t usec, void *userdata);
 static void wait_more(struct eg_conn *c)
 {
         if (c->len >= sizeof(c->buf))
-                refuse(c, "too-big", "the first message is larger than the broker reads");
+                eg_conn_refuse(c, "too-big", "the first message is larger than the broker reads");
 }
 
 /* The name the address the jail dialled stands for: a synthetic address's name, or
@@ -399,14 +188,14 @@ static void sniff_tls(struct eg_conn *c)
         snprintf(c->sni, sizeof(c->sni), "%s", h.sni);
         if (!c->literal) {
                 if (h.has_ech)
-                        return refuse(c, "ech", "the TLS hello hides its server name (ECH)");
+                        return eg_conn_refuse(c, "ech", "the TLS hello hides its server name (ECH)");
                 if (!h.has_sni)
-                        return refuse(c, "no-sni", "the TLS hello names no server");
+                        return eg_conn_refuse(c, "no-sni", "the TLS hello names no server");
                 if (h.multiple_names || strcmp(h.sni, c->host) != 0) {
                         char why[3 * SBX_NETNAME_MAX];
                         snprintf(why, sizeof(why), "the TLS server name (SNI) %s is not %s, the host this address stands for",
                                  h.sni, c->host);
-                        return refuse(c, "sni-mismatch", why);
+                        return eg_conn_refuse(c, "sni-mismatch", why);
                 }
         }
         check(c);
@@ -429,11 +218,11 @@ static void sniff_http(struct eg_conn *c)
         c->proto = SBX_NET_WEB;
         c->one_http = true;
         if (h.connect || h.absolute)
-                return refuse(c, "bad-request", "a proxy request to a web server: send it to " SBX_EGRESS_PROXY_URL);
+                return eg_conn_refuse(c, "bad-request", "a proxy request to a web server: send it to " SBX_EGRESS_PROXY_URL);
         if (!c->literal && (strcmp(h.host, c->host) != 0 || (h.port && h.port != c->lport))) {
                 char why[3 * SBX_NETNAME_MAX];
                 snprintf(why, sizeof(why), "the HTTP Host %s is not %s, the host this address stands for", h.host, c->host);
-                return refuse(c, "host-mismatch", why);
+                return eg_conn_refuse(c, "host-mismatch", why);
         }
         check(c);
 }
@@ -451,15 +240,15 @@ static void sniff_proxy(struct eg_conn *c)
                         return wait_more(c);
                 c->kind = K_SOCKS;
                 if (r != SBX_SNIFF_OK)
-                        return refuse(c, "bad-request", "not a SOCKS5 request");
+                        return eg_conn_refuse(c, "bad-request", "not a SOCKS5 request");
                 c->skip += q.used;
                 c->port = q.port;
                 snprintf(c->host, sizeof(c->host), "%.*s", (int)sizeof(c->host) - 1, q.host);
                 if (q.cmd != 1) {
                         uint8_t rep[10];
                         send_all(c->cfd, rep, sbx_socks_reply(rep, 7));
-                        record(c, "deny", "bad-request", "only SOCKS5 CONNECT is served", NULL, false);
-                        return conn_free(c);
+                        eg_conn_record(c, "deny", "bad-request", "only SOCKS5 CONNECT is served", NULL, false);
+                        return eg_conn_free(c);
                 }
                 c->literal = !q.is_name;
                 if (c->literal)
@@ -472,7 +261,7 @@ static void sniff_proxy(struct eg_conn *c)
                         return wait_more(c);
                 c->kind = K_SOCKS;
                 if (r != SBX_SNIFF_OK)
-                        return refuse(c, "bad-request", "SOCKS5 without the no-authentication method");
+                        return eg_conn_refuse(c, "bad-request", "SOCKS5 without the no-authentication method");
                 send_all(c->cfd, "\x05\x00", 2);
                 c->skip = used;
                 c->st = ST_SOCKS_REQ;
@@ -485,9 +274,9 @@ static void sniff_proxy(struct eg_conn *c)
                 return wait_more(c);
         c->kind = K_HTTP;
         if (r != SBX_SNIFF_OK)
-                return refuse(c, "bad-request", "not an HTTP proxy request");
+                return eg_conn_refuse(c, "bad-request", "not an HTTP proxy request");
         if (!h.connect && !h.absolute)
-                return refuse(c, "bad-request", "a proxy takes CONNECT host:port or an absolute http:// URL");
+                return eg_conn_refuse(c, "bad-request", "a proxy takes CONNECT host:port or an absolute http:// URL");
         snprintf(c->host, sizeof(c->host), "%s", h.host);
         c->kind = h.connect ? K_CONNECT : K_ABSOLUTE;
         c->one_http = h.absolute;
@@ -518,7 +307,7 @@ static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdat
         ssize_t n;
 
         if (c->st == ST_RELAY)
-                return on_relay(s, fd, revents, userdata);
+                return eg_on_relay(s, fd, revents, userdata);
         if (c->len >= sizeof(c->buf)) {
                 (void)sd_event_source_set_enabled(c->csrc, SD_EVENT_OFF);
                 return 0;
@@ -527,7 +316,7 @@ static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdat
         if (n < 0 && (errno == EAGAIN || errno == EINTR))
                 return 0;
         if (n <= 0) { /* gone before it said where to: nothing to record, nothing left */
-                conn_free(c);
+                eg_conn_free(c);
                 return 0;
         }
         c->len += (size_t)n;
@@ -548,9 +337,9 @@ static int on_timeout(sd_event_source *s, uint64_t usec, void *userdata)
         (void)s;
         (void)usec;
         if (c->st == ST_CONNECT)
-                refuse(c, "connect-failed", "the upstream server did not answer in time");
+                eg_conn_refuse(c, "connect-failed", "the upstream server did not answer in time");
         else
-                refuse(c, "timeout", "the client said nothing the broker could check in time");
+                eg_conn_refuse(c, "timeout", "the client said nothing the broker could check in time");
         return 0;
 }
 
@@ -609,7 +398,7 @@ static int on_connected(sd_event_source *s, int fd, uint32_t revents, void *user
         }
         c->timer = sd_event_source_disable_unref(c->timer);
         reply_tunnel(c);
-        start_relay(c);
+        eg_start_relay(c);
         return 0;
 }
 
@@ -642,7 +431,7 @@ static void connect_next(struct eg_conn *c)
                                                          on_timeout, c);
                 return;
         }
-        refuse(c, "connect-failed", "cannot connect to any address of the host");
+        eg_conn_refuse(c, "connect-failed", "cannot connect to any address of the host");
 }
 
 static void add_candidate(struct eg_conn *c, const struct sockaddr *sa, socklen_t len, struct eg_verdict *last)
@@ -679,14 +468,14 @@ static void resolved(void *ctx, int status, struct ares_addrinfo *ai)
         }
         if (status != ARES_SUCCESS || !ai) {
                 snprintf(why, sizeof(why), "cannot resolve %s on the host: %s", c->host, ares_strerror(status));
-                return refuse(c, "resolve-failed", why);
+                return eg_conn_refuse(c, "resolve-failed", why);
         }
         snprintf(last.code, sizeof(last.code), "resolve-failed");
         snprintf(last.reason, sizeof(last.reason), "%.120s has no address", c->host);
         for (struct ares_addrinfo_node *n = ai->nodes; n; n = n->ai_next)
                 add_candidate(c, n->ai_addr, n->ai_addrlen, &last);
         if (!c->n_cand)
-                return refuse(c, last.code, last.reason);
+                return eg_conn_refuse(c, last.code, last.reason);
         proceed(c);
 }
 
@@ -719,13 +508,13 @@ static void check(struct eg_conn *c)
                 add_candidate(c, (struct sockaddr *)&c->lit, len, &a);
                 snprintf(c->rule, sizeof(c->rule), "%s", a.rule);
                 if (!c->n_cand)
-                        return refuse(c, a.code, a.reason);
+                        return eg_conn_refuse(c, a.code, a.reason);
                 return proceed(c);
         }
         eg_decide_name(c->b, c->host, c->port, c->proto, &v);
         snprintf(c->rule, sizeof(c->rule), "%s", v.rule);
         if (!v.allowed)
-                return refuse(c, v.code, v.reason);
+                return eg_conn_refuse(c, v.code, v.reason);
         c->resolving = true;
         eg_resolve(c->b, c->host, resolved, c);
 }
@@ -745,10 +534,10 @@ static void inner(struct eg_conn *c)
                         return wait_more(c);
                 snprintf(c->sni, sizeof(c->sni), "%s", h.sni);
                 if (r == SBX_SNIFF_OK && h.has_ech)
-                        return refuse(c, "ech", "the TLS hello in the tunnel hides its server name (ECH)");
+                        return eg_conn_refuse(c, "ech", "the TLS hello in the tunnel hides its server name (ECH)");
                 if ((r != SBX_SNIFF_OK && !c->raw_ok) ||
                     (r == SBX_SNIFF_OK && (!h.has_sni || h.multiple_names || strcmp(h.sni, c->host) != 0)))
-                        return refuse(c, "sni-mismatch", "the TLS server name (SNI) in the tunnel is not the host it was opened to");
+                        return eg_conn_refuse(c, "sni-mismatch", "the TLS server name (SNI) in the tunnel is not the host it was opened to");
         } else {
                 struct sbx_http_head h;
                 if ((r = sbx_sniff_http(p, n, &h)) == SBX_SNIFF_MORE)
@@ -756,7 +545,7 @@ static void inner(struct eg_conn *c)
                 if ((r != SBX_SNIFF_OK && !c->raw_ok) ||
                     (r == SBX_SNIFF_OK && (h.connect || h.absolute || strcmp(h.host, c->host) != 0 ||
                                            (h.port && h.port != c->port))))
-                        return refuse(c, "host-mismatch", "the HTTP Host in the tunnel is not the host it was opened to");
+                        return eg_conn_refuse(c, "host-mismatch", "the HTTP Host in the tunnel is not the host it was opened to");
                 c->one_http = r == SBX_SNIFF_OK;
         }
         c->inner_check = false;
@@ -789,69 +578,6 @@ static void loopback(struct eg_conn *c, enum conn_kind kind)
         connect_next(c);
 }
 
-/* The open connections the broker's fd limit has room for, relayed (six fds each),
- * up to EG_MAX_CONNS: past it, a pipe or a socket for the server would fail. */
-static size_t conn_max(void)
-{
-        struct rlimit rl;
-        size_t n;
-
-        if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
-                return EG_MAX_CONNS;
-        n = rl.rlim_cur > FDS_SPARE + FDS_PER_CONN ? (size_t)(rl.rlim_cur - FDS_SPARE) / FDS_PER_CONN : 1;
-        return n < EG_MAX_CONNS ? n : EG_MAX_CONNS;
-}
-
-/* accept4 failed with EMFILE or ENFILE: the connection stays queued and the listener
- * readable, so the loop would call back at once, forever.  A spare fd, taken while
- * there was room (accept_reserve), makes room to take it off the queue and close
- * it (the client sees the close). */
-static int spare_fd = -1;
-
-static void accept_reserve(void)
-{
-        if (spare_fd < 0)
-                spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-}
-
-static int accept_overflow(int listener)
-{
-        int fd;
-
-        if (spare_fd < 0)
-                return -EMFILE;
-        close(spare_fd);
-        fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
-        if (fd >= 0)
-                close(fd);
-        spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-        return fd >= 0 ? 0 : -errno;
-}
-
-int eg_accept(struct eg_broker *b, int listener)
-{
-        if (!b->max_conns)
-                b->max_conns = conn_max(); /* the limit is raised once, before any listener */
-        accept_reserve();
-        for (;;) {
-                int fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-
-                if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
-                        if (accept_overflow(listener) < 0)
-                                return -EMFILE;
-                        continue;
-                }
-                if (fd < 0)
-                        return -errno;
-                if (b->n_conns >= b->max_conns) { /* taken off the queue: the client sees the close */
-                        close(fd);
-                        continue;
-                }
-                b->n_conns++;
-                return fd;
-        }
-}
-
 int eg_conn_accept(struct eg_broker *b, int listener, enum sbx_egress_role role, uint16_t port)
 {
         for (int i = 0; i < 64; i++) {
@@ -873,7 +599,7 @@ int eg_conn_accept(struct eg_broker *b, int listener, enum sbx_egress_role role,
                 c->dst_len = sizeof(c->dst);
                 if (getsockname(fd, (struct sockaddr *)&c->dst, &c->dst_len) < 0 ||
                     sd_event_add_io(b->ev, &c->csrc, fd, EPOLLIN, on_client, c) < 0) {
-                        conn_free(c);
+                        eg_conn_free(c);
                         continue;
                 }
                 if (role == SBX_EGRESS_RAW) {
@@ -901,7 +627,7 @@ void eg_conn_close_all(struct eg_broker *b)
                 if (c->dead)
                         continue;
                 if (c->st == ST_RELAY)
-                        record(c, "allow", NULL, NULL, NULL, true);
-                conn_free(c);
+                        eg_conn_record(c, "allow", NULL, NULL, NULL, true);
+                eg_conn_free(c);
         }
 }

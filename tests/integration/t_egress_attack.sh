@@ -7,6 +7,7 @@
 # Every refusal is asserted from the server side too.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../netlab.sh"
+. "$(dirname "$0")/../netcase.sh"
 t_init
 SBX_HANG=${SBX_EGRESS_HANG:-90}
 
@@ -53,94 +54,6 @@ network:
   deny: ["bad.example.org"]
 EOF
 
-# jrun [SBX OPTIONS...] -- SCRIPT (as t_egress.sh's, with atk = attacklab.py)
-jrun() {
-	local opts=()
-	while (($#)) && [[ $1 != -- ]]; do
-		opts+=("$1")
-		shift
-	done
-	shift
-	{
-		printf 'WS=%q\nCA=%q\n' "$WS" "$LAB_CA"
-		cat <<'PRELUDE'
-echo ran=1
-fetch() {
-	local k=$1 out
-	shift
-	out=$(curl -sS -m 20 --cacert "$CA" -D "/tmp/h.$k" -o "/tmp/b.$k" \
-		-w '%{http_code} %{http_connect}' "$@" 2>"/tmp/e.$k")
-	echo "${k}_rc=$?"
-	echo "${k}_code=${out% *}"
-	echo "${k}_pcode=${out#* }"
-	echo "${k}_xerr=$(grep -i '^x-sbx-error:' "/tmp/h.$k" 2>/dev/null | tail -n 1 | cut -d: -f2- | tr -d ' \r')"
-	echo "${k}_body=$(head -n 1 "/tmp/b.$k" 2>/dev/null)"
-	echo "${k}_secret=$(grep -c metadata-secret "/tmp/b.$k" 2>/dev/null || echo 0)"
-}
-lc() { /usr/bin/python3 "$WS/labclient.py" "$@"; }
-atk() { /usr/bin/python3 "$WS/attacklab.py" "$@"; }
-pre() { local k=$1; shift; "$@" 2>&1 | sed "s/^/${k}_/"; }
-fetch ctl --noproxy '*' https://example.com/
-PRELUDE
-		printf '%s\n' "$1"
-	} >"$WS/case.sh"
-	lab_mark
-	lab_sbx --workspace "$WS" "${opts[@]}" -- /bin/bash "$WS/case.sh"
-}
-
-ran() {
-	if ((HUNG)) || [[ $(kv ran 2>/dev/null) != 1 ]]; then
-		t_fail "$1" "not tested, the jail did not run: $(run_info)"
-		return 1
-	fi
-	if [[ $(kv ctl_code) != 200 || $(kv ctl_body) != "hello from web" ]]; then
-		t_fail "$1" "not tested, the control (https://example.com/ directly) failed: code=$(kv ctl_code)"
-		return 1
-	fi
-}
-jis() {
-	ran "$1" || return 0
-	expect_kv "$@"
-}
-jre() {
-	local got
-	ran "$1" || return 0
-	if ! got=$(kv "$2"); then
-		t_fail "$1" "no $2 in the case's output: $(head -c 300 "$OUT" | tr '\n' '|')"
-	elif [[ $got =~ $3 ]]; then
-		t_ok "$1"
-	else
-		t_fail "$1" "$2=$got, expected /$3/"
-	fi
-}
-jhost() {
-	local name=$1 why=$2
-	shift 2
-	ran "$name" || return 0
-	if "$@"; then t_ok "$name"; else t_fail "$name" "$why"; fi
-}
-# refused NAME KEY: no answer from a real server
-refused() {
-	ran "$1" || return 0
-	local rc code body
-	rc=$(kv "$2_rc") code=$(kv "$2_code") body=$(kv "$2_body")
-	if [[ $rc != 0 || $code == 403 ]] && [[ $body != "hello from"* && $body != "ka host"* && $(kv "$2_secret") == 0 ]]; then
-		t_ok "$1"
-	else
-		t_fail "$1" "not refused: rc=$rc code=$code body=$body"
-	fi
-}
-xerr_re() { # NAME KEY REGEX: a 403 whose X-Sbx-Error matches
-	ran "$1" || return 0
-	local code x
-	code=$(kv "$2_code") x=$(kv "$2_xerr")
-	if [[ $code == 403 && $x =~ $3 && $(kv "$2_secret") == 0 ]]; then
-		t_ok "$1"
-	else
-		t_fail "$1" "expected 403 X-Sbx-Error /$3/; got code=$code X-Sbx-Error=${x:-none} body=$(kv "$2_body")"
-	fi
-}
-nothing_in() { [[ -z $(lab_new "$1") ]]; }
 no_query_for() { ! lab_new adns | grep -Fqi "$1"; }
 inside_quiet() { # the servers inside saw nothing: metadata, private, host loopback, host's own address
 	nothing_in meta && nothing_in private && nothing_in loopback && nothing_in hostself

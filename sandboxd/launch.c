@@ -29,6 +29,8 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/path.h"
+#include "../lib/probe.h"
+#include "../lib/tier.h"
 #include "../policy/decide.h"
 #include "../policy/resolve.h"
 #include "asuser.h"
@@ -165,6 +167,32 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
         refuse(rep, d->outcome == SBX_FAILED, d->loaded && d->err.errnum ? &d->err : NULL, d->reason);
 }
 
+/* Step 4b: the isolation tier this environment gives the plan, probed afresh for each
+ * launch as in direct mode (lib/tier.h), against the floor: the stronger of the site
+ * policy's min_tier and the profile's.  Below it: refused (sbx failed, 125), the reason
+ * naming the tier, the floor and whose it is, and the remedy.  Else the plan takes the
+ * tier's substitutions. */
+static void choose_tier(const struct launch *l, struct sbx_decision *d, struct launch_report *rep)
+{
+        const struct sbx_site_policy *sp = &l->config->policy;
+        struct sbx_probe pr;
+        struct sbx_tier_choice c;
+        struct sbx_tier_floor floor;
+        struct sbx_error e = { 0 };
+        char where[160] = "";
+
+        if (sp->min_tier > SBX_TIER_REFUSE)
+                snprintf(where, sizeof(where), "%.120s:%u", sp->origin ? sp->origin : SBX_SITE_POLICY_PATH, sp->min_tier_line);
+        sbx_tier_floor(&floor, d->pr.min_tier, sp->min_tier, where);
+        sbx_probe_run(&pr);
+        sbx_tier_choose(&pr, &d->pr.plan, &c);
+        snprintf(rep->tier, sizeof(rep->tier), "%s", sbx_tier_name(c.tier));
+        sbx_tier_substitutions_text(&c, rep->substitutions, sizeof(rep->substitutions));
+        if (sbx_tier_check(&pr, &c, &floor, &e) < 0)
+                refuse(rep, true, &e, NULL);
+        sbx_tier_apply(&d->pr.plan, &c);
+}
+
 /* Die with the daemon: its death kills us, and with us the jail (its PID 1 dies with
  * its launcher). */
 static void die_with(pid_t daemon)
@@ -202,6 +230,7 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         undo_profile = &d.pr;
         undo_caller = &caller;
         check_request(l, &caller, &d, &rep);
+        choose_tier(l, &d, &rep);
         snprintf(d.pr.plan.audit_id, sizeof(d.pr.plan.audit_id), "%s", l->id ? l->id : "");
         close(4); /* the workspace fd: validation holds what it named */
         rep.allow = true;
@@ -234,6 +263,8 @@ static void drain(struct sandbox *sb)
         while (sb->ctl_fd >= 0 && recv(sb->ctl_fd, &rep, sizeof(rep), MSG_DONTWAIT) == (ssize_t)sizeof(rep)) {
                 rep.reason[sizeof(rep.reason) - 1] = '\0';
                 rep.workspace[sizeof(rep.workspace) - 1] = '\0';
+                rep.tier[sizeof(rep.tier) - 1] = '\0';
+                rep.substitutions[sizeof(rep.substitutions) - 1] = '\0';
                 if (rep.type == REPORT_DECIDED)
                         sandbox_event(sb, rep.allow ? EV_ALLOWED : EV_REFUSED, &rep);
                 else if (rep.type == REPORT_RESULT)

@@ -309,12 +309,15 @@ static int choose_tier(struct sbx_options *o, struct sbx_decision *d, struct sbx
                        struct sbx_error *e)
 {
         struct sbx_probe pr;
+        struct sbx_tier_floor floor;
 
         sbx_probe_run(&pr);
         sbx_tier_choose(&pr, &d->pr.plan, t);
         sbx_tier_substitutions_text(t, subs, size);
         o->tier = t;
-        if (sbx_tier_check(&pr, t, (enum sbx_tier)d->pr.min_tier, e) < 0)
+        /* Direct mode reads no site policy (sbx-policy(5)): the profile's floor alone. */
+        sbx_tier_floor(&floor, d->pr.min_tier, SBX_TIER_REFUSE, NULL);
+        if (sbx_tier_check(&pr, t, &floor, e) < 0)
                 return -1;
         sbx_tier_apply(&d->pr.plan, t);
         return 0;

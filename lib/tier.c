@@ -242,9 +242,28 @@ void sbx_tier_json_fields(const struct sbx_tier_choice *c, FILE *f)
         fputc(']', f);
 }
 
-int sbx_tier_check(const struct sbx_probe *pr, const struct sbx_tier_choice *c, enum sbx_tier min, struct sbx_error *e)
+void sbx_tier_floor(struct sbx_tier_floor *f, int profile_min, int site_min, const char *site_where)
+{
+        /* Out of range (a profile's "refuse" included): full, the strongest. */
+        int prof = profile_min > SBX_TIER_REFUSE && profile_min < SBX_TIER_COUNT ? profile_min : SBX_TIER_FULL;
+        int site = site_min >= SBX_TIER_REFUSE && site_min < SBX_TIER_COUNT ? site_min : SBX_TIER_FULL;
+
+        *f = (struct sbx_tier_floor){ .tier = (enum sbx_tier)prof };
+        if (site > SBX_TIER_REFUSE && site >= prof) {
+                f->tier = (enum sbx_tier)site;
+                f->site = true;
+                snprintf(f->from, sizeof(f->from), "the site policy's min_tier (%.120s)",
+                         site_where && site_where[0] ? site_where : "the site policy");
+        } else {
+                snprintf(f->from, sizeof(f->from), "the profile's min_tier");
+        }
+}
+
+int sbx_tier_check(const struct sbx_probe *pr, const struct sbx_tier_choice *c, const struct sbx_tier_floor *floor,
+                   struct sbx_error *e)
 {
         char remedy[512], subs[384];
+        enum sbx_tier min = floor->tier;
         int r;
 
         if (c->tier >= min)
@@ -257,8 +276,12 @@ int sbx_tier_check(const struct sbx_probe *pr, const struct sbx_tier_choice *c, 
                 return r;
         }
         sbx_tier_substitutions_text(c, subs, sizeof(subs));
-        r = sbx_error_set(e, SBX_STAGE_TIER, EPERM, "", "", "isolation tier '%s' (%s) is below the profile's min_tier '%s': %s",
-                          sbx_tier_name(c->tier), sbx_probe_runtime(&pr->labels), sbx_tier_name(min), subs);
-        sbx_error_hint(e, "%s; or accept it: min_tier: %s", remedy, sbx_tier_name(c->tier));
+        r = sbx_error_set(e, SBX_STAGE_TIER, EPERM, "", "", "isolation tier '%s' (%s) is below %s '%s': %s",
+                          sbx_tier_name(c->tier), sbx_probe_runtime(&pr->labels), floor->from, sbx_tier_name(min), subs);
+        /* The site's floor is the administrator's: no profile lowers it. */
+        if (floor->site)
+                sbx_error_hint(e, "%s", remedy);
+        else
+                sbx_error_hint(e, "%s; or accept it: min_tier: %s", remedy, sbx_tier_name(c->tier));
         return r;
 }

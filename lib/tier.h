@@ -22,9 +22,13 @@
  *   refuse            no jail can be made here (no user namespace, no mount namespace
  *                     ...): exit 125 with the remedy.  There is no namespace-less
  *                     tier: Landlock and seccomp alone would leave the host's
- *                     processes, network and IPC in reach. */
+ *                     processes, network and IPC in reach.
+ *
+ * The floor: a profile's min_tier, raised by the site policy's (sandboxd), never
+ * lowered (sbx_tier_floor). */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "plan.h"
@@ -77,9 +81,23 @@ void sbx_tier_substitutions_text(const struct sbx_tier_choice *c, char *buf, siz
 /* ,"tier":"...","substitutions":[{"feature":..,"with":..,"cause":..}] */
 void sbx_tier_json_fields(const struct sbx_tier_choice *c, FILE *f);
 
-/* 0 when @c is at least @min; else -errno with @e saying which tier, why, and (hint)
- * the remedy for this runtime. */
-int sbx_tier_check(const struct sbx_probe *pr, const struct sbx_tier_choice *c, enum sbx_tier min, struct sbx_error *e);
+/* The weakest tier a run accepts: the stronger of the site policy's min_tier (sandboxd;
+ * none in direct mode) and the profile's, and whose it is.  A site's floor is one no
+ * profile can lower: at a tie it is the site's. */
+struct sbx_tier_floor {
+        enum sbx_tier tier;
+        bool site;      /* the site policy's */
+        char from[160]; /* "the profile's min_tier", "the site policy's min_tier (FILE:LINE)" */
+};
+
+/* @profile_min: the profile's min_tier; @site_min: the site's (SBX_TIER_REFUSE: none),
+ * @site_where its "FILE:LINE".  A value out of range counts as full (fail closed). */
+void sbx_tier_floor(struct sbx_tier_floor *f, int profile_min, int site_min, const char *site_where);
+
+/* 0 when @c is at least @floor; else -errno with @e saying which tier, which floor and
+ * whose, why, and (hint) the remedy for this runtime. */
+int sbx_tier_check(const struct sbx_probe *pr, const struct sbx_tier_choice *c, const struct sbx_tier_floor *floor,
+                   struct sbx_error *e);
 
 /* Why this host refused an unprivileged user namespace, read from its sysctl and
  * AppArmor knobs, as a remedy (also the clone stage's hint, lib/jail.c). */

@@ -116,7 +116,8 @@ static enum sbx_outcome site_terms(const struct sbx_decide_in *in, struct sbx_de
         p->uid = s->uid;
         p->gid = s->gid;
         p->n_groups = s->n_groups < SBX_MAX_GROUPS ? s->n_groups : SBX_MAX_GROUPS;
-        memcpy(p->groups, s->groups, p->n_groups * sizeof(gid_t));
+        if (p->n_groups)
+                memcpy(p->groups, s->groups, p->n_groups * sizeof(gid_t));
         for (size_t i = 0; s->net && i < s->net->n; i++)
                 if (sbx_netrules_add(&p->net_site, s->net->v[i].text, s->net->v[i].kind, &d->err) < 0)
                         return stop(d, SBX_AT_CEILING, false);
@@ -243,6 +244,29 @@ static enum sbx_outcome check_validators(const struct sbx_decide_in *in, struct 
         return SBX_ALLOWED;
 }
 
+/* 4b. The isolation tier this environment gives the plan (lib/tier.h), against the
+ * floor: the stronger of the site's min_tier and the profile's.  Below it, sbx cannot
+ * build the jail asked for: failed, with the remedy.  Else the plan takes the tier's
+ * substitutions, before it is validated. */
+static enum sbx_outcome choose_tier(const struct sbx_decide_in *in, struct sbx_decision *d)
+{
+        struct sbx_plan *p = &d->pr.plan;
+        struct sbx_tier_floor floor;
+
+        if (!p->run_as) { /* (validation sets the same; the choice names root's identity) */
+                p->uid = getuid();
+                p->gid = getgid();
+        }
+        sbx_tier_floor(&floor, d->pr.min_tier, in->site ? in->site->min_tier : SBX_TIER_REFUSE,
+                       in->site ? in->site->min_tier_where : NULL);
+        sbx_tier_choose(in->probe, p, &d->tier);
+        d->tiered = true;
+        if (sbx_tier_check(in->probe, &d->tier, &floor, &d->err) < 0)
+                return stop(d, SBX_AT_TIER, false);
+        sbx_tier_apply(p, &d->tier);
+        return SBX_ALLOWED;
+}
+
 enum sbx_outcome sbx_decide(const struct sbx_decide_in *in, struct sbx_decision *d)
 {
         struct sbx_plan *p = &d->pr.plan;
@@ -267,6 +291,8 @@ enum sbx_outcome sbx_decide(const struct sbx_decide_in *in, struct sbx_decision 
                 return decided(d, SBX_AT_END, SBX_ALLOWED);
         /* 4. The site's terms, before validation: a validated plan is final. */
         if (in->site && (o = site_terms(in, d)) != SBX_ALLOWED)
+                return o;
+        if (in->probe && (o = choose_tier(in, d)) != SBX_ALLOWED)
                 return o;
         /* 5. Every path, as the caller (a path outside what the policy grants is a
          * refusal; one that does not resolve, a failure). */

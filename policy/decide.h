@@ -17,6 +17,7 @@
 #include "../lib/caller.h"
 #include "../lib/error.h"
 #include "../lib/seccomp.h"
+#include "../lib/tier.h"
 #include "../cmdpolicy/commands.h"
 #include "options.h"
 #include "profile.h"
@@ -40,6 +41,10 @@ struct sbx_site_terms {
         const struct sbx_validator_conf *validator;
         uid_t validator_uid;
         gid_t validator_gid;
+        /* The site's floor under every profile's (enum sbx_tier; SBX_TIER_REFUSE: none),
+         * and where it says so ("FILE:LINE"). */
+        int min_tier;
+        const char *min_tier_where;
 };
 
 struct sbx_decide_in {
@@ -55,6 +60,10 @@ struct sbx_decide_in {
         /* The run's audit id (SBX_ID), which the plan carries for the egress broker's
          * records; NULL: none (--check, --dry-run). */
         const char *audit_id;
+        /* What this environment allows (lib/probe.h): the isolation tier is chosen from
+         * it against the floor, and its substitutions are in the plan before it is
+         * validated.  NULL: no tier (--check, --dry-run). */
+        const struct sbx_probe *probe;
         enum sbx_decide_upto {
                 SBX_DECIDE_VERDICT, /* --check: the command policy's verdict only */
                 SBX_DECIDE_PLAN,    /* --dry-run: the validated plan */
@@ -77,6 +86,7 @@ enum sbx_decided_at {
         SBX_AT_COMMANDS, /* the profile's command policy */
         SBX_AT_VALIDATOR, /* an external validator: blocked, or could not answer */
         SBX_AT_CEILING,  /* sandboxd: the site's ceilings */
+        SBX_AT_TIER,     /* the environment's isolation tier is below the floor (failed) */
         SBX_AT_VALIDATE, /* the plan's paths */
         SBX_AT_SECCOMP,  /* compiling the filter */
         SBX_AT_END,      /* allowed: every step passed */
@@ -90,6 +100,8 @@ struct sbx_decision {
         struct sbx_validation validation; /* the validators' (verdict NONE when none ran):
                                            * a block or error, else the first warning */
         bool loaded;                /* the profile was found and read */
+        bool tiered;                /* a tier was chosen (in->probe): @tier */
+        struct sbx_tier_choice tier;
         char reason[512];           /* why, when not allowed: one line */
         struct sbx_error err;       /* the error behind it, where there is one */
         const struct sbx_seccomp *filter; /* SBX_DECIDE_RUN, allowed: the filter */

@@ -19,6 +19,7 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/parse.h"
+#include "../lib/tier.h"
 #include "options.h"
 #include "profile.h"
 #include "schema-int.h"
@@ -327,12 +328,29 @@ static const struct sbx_key network_keys[] = {
         {},
 };
 
+/* The site's floor under every profile's min_tier (lib/tier.h); "refuse" is no tier. */
+static int parse_min_tier(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
+{
+        struct sbx_site_policy *sp = policy_of(c);
+        int t;
+
+        if (sbx_walk_want(c, v, SBX_NODE_SCALAR, k) < 0)
+                return -EINVAL;
+        t = sbx_tier_by_name(v->value);
+        if (t <= SBX_TIER_REFUSE)
+                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not one of: %s", c->path, v->value, k->doc);
+        sp->min_tier = t;
+        sp->min_tier_line = v->line;
+        return 0;
+}
+
 static const struct sbx_key top_keys[] = {
         { "allow", parse_rules, 0, NULL, "[{ users: [alice], profiles: [workspace] }]" },
         { "deny", sbx_key_section, 0, deny_keys, NULL },
         { "limits", sbx_key_section, 0, limits_keys, NULL },
         { "validator", parse_validator, 0, validator_keys, NULL },
         { "network", sbx_key_section, 0, network_keys, NULL },
+        { "min_tier", parse_min_tier, 0, NULL, "full, container-userns" },
         {},
 };
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The site policy, /etc/sbx/policy.yaml, read by sandboxd: which callers may use which
  * profiles, the command deny rules no profile can lift, and the limits on concurrent
- * sandboxes and on what one may ask for.  A caller no rule admits is denied (fail
- * closed).  Loaded with the profiles' strict schema walker (site.c); every key is in
- * sbx-policy(5).  User and group names are resolved once, at load: sbx_site_admit() runs
- * per request and never asks NSS. */
+ * sandboxes and on what one may ask for, and the floor under every profile's
+ * isolation tier.  A caller no rule admits is denied (fail closed).  Loaded with the
+ * profiles' strict schema walker (site.c); every key is in sbx-policy(5).  User and
+ * group names are resolved once, at load: sbx_site_admit() runs per request and never
+ * asks NSS. */
 #pragma once
 
 #include <stdbool.h>
@@ -63,6 +64,11 @@ struct sbx_site_policy {
          * profile says (lib/egress.h): allow rules a ceiling when there are any, deny
          * rules added. */
         struct sbx_netrules net;
+        /* min_tier: the weakest isolation tier any run may get (enum sbx_tier,
+         * lib/tier.h), whatever its profile accepts; SBX_TIER_REFUSE (0): none of the
+         * site's.  Its line, for the refusal's "policy.yaml:LINE". */
+        int min_tier;
+        unsigned min_tier_line;
 };
 
 /* An empty policy: no rule, so it denies everyone; the limits at their defaults.

@@ -42,6 +42,7 @@ int config_load(const char *policy_path, struct sbx_config **ret, char *why, siz
                 config_free(c);
                 return r;
         }
+        sbx_probe_run(&c->probe);
         if (c->policy.n_rules == 0)
                 snprintf(why, size, "no site policy admits anyone (%s %s): every request is denied", policy_path,
                          missing ? "is missing" : "has no allow rules");

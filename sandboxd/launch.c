@@ -29,6 +29,8 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/path.h"
+#include "../lib/probe.h"
+#include "../lib/tier.h"
 #include "../policy/decide.h"
 #include "../policy/resolve.h"
 #include "asuser.h"
@@ -115,7 +117,8 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
         struct sbx_diag diag = { 0 };
         struct sbx_vars vars;
         static char *const no_env[] = { NULL };
-        char why[512];
+        const struct sbx_site_policy *sp = &l->config->policy;
+        char why[512], floor_where[160] = "";
 
         /* Root's rights are at least this launcher's: a root caller's paths are opened
          * here (by the same rules); anyone else's by a helper that has become it. */
@@ -125,6 +128,9 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
                 refuse(rep, true, &e, NULL);
         if (workspace_path(caller, rep->workspace, sizeof(rep->workspace), &e) < 0)
                 refuse(rep, true, &e, NULL);
+        if (sp->min_tier > SBX_TIER_REFUSE)
+                snprintf(floor_where, sizeof(floor_where), "%.120s:%u", sp->origin ? sp->origin : SBX_SITE_POLICY_PATH,
+                         sp->min_tier_line);
         /* The caller's environment, never ours (an empty one stays empty). */
         if (sbx_vars_init_for(&vars, l->uid, rep->workspace, rq->environ.n ? rq->environ.v : no_env, &diag) < 0) {
                 sbx_diag_format(&diag, why, sizeof(why));
@@ -138,6 +144,7 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
                                             .tool_use_id = rq->ask.plan.tool_use_id,
                                             .session_id = rq->ask.plan.session_id,
                                             .audit_id = l->id,
+                                            .probe = &l->config->probe,
                                             .site = &(struct sbx_site_terms){ .uid = l->uid,
                                                                               .gid = l->gid,
                                                                               .groups = l->groups,
@@ -149,11 +156,17 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
                                                                               .n_hide = l->n_hide,
                                                                               .validator = &l->config->policy.validator,
                                                                               .validator_uid = l->config->policy.validator_uid,
-                                                                              .validator_gid = l->config->policy.validator_gid },
+                                                                              .validator_gid = l->config->policy.validator_gid,
+                                                                              .min_tier = l->config->policy.min_tier,
+                                                                              .min_tier_where = floor_where },
                                             .upto = SBX_DECIDE_RUN },
                    d);
         rep->argv_max = d->pr.audit_argv_max;
         rep->validation = d->validation;
+        if (d->tiered) {
+                snprintf(rep->tier, sizeof(rep->tier), "%s", sbx_tier_name(d->tier.tier));
+                sbx_tier_substitutions_text(&d->tier, rep->substitutions, sizeof(rep->substitutions));
+        }
         if (d->outcome == SBX_ALLOWED) {
                 /* A validator's warning: the command runs, and the caller hears it once,
                  * before, on its own stderr (fd 2 is the caller's). */
@@ -234,6 +247,8 @@ static void drain(struct sandbox *sb)
         while (sb->ctl_fd >= 0 && recv(sb->ctl_fd, &rep, sizeof(rep), MSG_DONTWAIT) == (ssize_t)sizeof(rep)) {
                 rep.reason[sizeof(rep.reason) - 1] = '\0';
                 rep.workspace[sizeof(rep.workspace) - 1] = '\0';
+                rep.tier[sizeof(rep.tier) - 1] = '\0';
+                rep.substitutions[sizeof(rep.substitutions) - 1] = '\0';
                 if (rep.type == REPORT_DECIDED)
                         sandbox_event(sb, rep.allow ? EV_ALLOWED : EV_REFUSED, &rep);
                 else if (rep.type == REPORT_RESULT)

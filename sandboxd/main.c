@@ -49,6 +49,8 @@ static void sb_audit(struct sandbox *sb, enum sbx_audit_event ev, const char *re
                 .result = ev == SBX_AUDIT_EXIT ? &sb->result : NULL,
                 .error = sb->error.errnum ? &sb->error : NULL,
                 .validation = &sb->validation,
+                .tier = sb->tier[0] ? sb->tier : NULL,
+                .substitutions = sb->substitutions,
         };
 
         (void)sbx_audit_emit(ev, &a, &((struct daemon *)sb->set->userdata)->audit);

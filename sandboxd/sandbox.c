@@ -55,6 +55,8 @@ static void allowed(struct sandbox *sb, const void *arg)
         sb->workspace = strdup(r->workspace);
         sb->argv_max = r->argv_max;
         sb->validation = r->validation;
+        snprintf(sb->tier, sizeof(sb->tier), "%s", r->tier);
+        snprintf(sb->substitutions, sizeof(sb->substitutions), "%s", r->substitutions);
         audit(sb, SBX_AUDIT_ALLOWED, NULL);
         ops(sb)->reply_run(sb);
 }
@@ -75,6 +77,8 @@ static void refused(struct sandbox *sb, const void *arg)
         sb->error = r->err;
         sb->validation = r->validation;
         snprintf(sb->reason, sizeof(sb->reason), "%s", r->reason);
+        snprintf(sb->tier, sizeof(sb->tier), "%s", r->tier);
+        snprintf(sb->substitutions, sizeof(sb->substitutions), "%s", r->substitutions);
         if (r->workspace[0]) {
                 free(sb->workspace);
                 sb->workspace = strdup(r->workspace);

@@ -45,8 +45,10 @@ enum sandbox_event {
 struct launch_report {
         int type;                /* 1 decided, 2 result */
         bool allow, failed;
-        char reason[512];
+        char reason[1024];       /* a tier refusal's remedy makes it long */
         char workspace[4096];
+        char tier[24];           /* the isolation tier chosen (decided reports), "" before */
+        char substitutions[512]; /* what it substituted, "" for nothing */
         uint64_t argv_max;
         struct sbx_validation validation; /* the validators' verdict (decided reports) */
         int r;
@@ -84,7 +86,8 @@ struct sandbox {
         int kill_signal;              /* the last signal asked for, 0: none */
         struct sbx_result result;
         struct sbx_error error;
-        char reason[512];
+        char reason[1024];
+        char tier[24], substitutions[512]; /* the launcher's, for the journal: "" none yet */
         struct sbx_validation validation; /* what the validators said, for the journal */
         struct sandbox *next, *prev;
 };

@@ -302,24 +302,6 @@ static int run_allowed(struct sbx_options *o, struct sbx_decision *d, const stru
         return res.status;
 }
 
-/* The isolation tier this environment gives the plan (lib/tier.h), probed afresh on
- * every run; below the profile's min_tier the run is refused with the remedy, else
- * the plan takes the tier's substitutions.  @t outlives the run (--json reads it). */
-static int choose_tier(struct sbx_options *o, struct sbx_decision *d, struct sbx_tier_choice *t, char *subs, size_t size,
-                       struct sbx_error *e)
-{
-        struct sbx_probe pr;
-
-        sbx_probe_run(&pr);
-        sbx_tier_choose(&pr, &d->pr.plan, t);
-        sbx_tier_substitutions_text(t, subs, size);
-        o->tier = t;
-        if (sbx_tier_check(&pr, t, (enum sbx_tier)d->pr.min_tier, e) < 0)
-                return -1;
-        sbx_tier_apply(&d->pr.plan, t);
-        return 0;
-}
-
 /* Parse -> decide -> audit -> run -> map the result. */
 static int run_jail(struct sbx_options *o, struct sbx_decision *d)
 {
@@ -329,9 +311,9 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
         const char *ws = o->ask.plan.workspace;
         char id[SBX_AUDIT_ID_SIZE];
         struct sbx_audit a;
-        static struct sbx_tier_choice tier; /* o->tier points here until the end */
+        static struct sbx_probe probe;
         char subs[512];
-        int tier_r = 0, r;
+        int r;
 
         if (sbx_vars_init(&vars, ws, &diag) < 0) {
                 sbx_error_set(&e, SBX_STAGE_VALIDATE, ENOENT, "", ws ? ws : "", "%s", diag.msg);
@@ -341,6 +323,10 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
         /* The run's id, in the plan before it is validated (the broker's records name
          * it) and in every audit record of the run. */
         sbx_audit_id_new(id);
+        /* What this environment allows, for the tier (a run only: --dry-run shows the
+         * profile's plan, --check the verdict). */
+        if (o->action == SBX_ACTION_RUN)
+                sbx_probe_run(&probe);
         sbx_decide(&(struct sbx_decide_in){ .profile = o->profile,
                                             .ask = &o->ask,
                                             .vars = &vars,
@@ -348,6 +334,7 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
                                             .tool_use_id = o->ask.plan.tool_use_id,
                                             .session_id = o->ask.plan.session_id,
                                             .audit_id = o->action == SBX_ACTION_RUN ? id : NULL,
+                                            .probe = o->action == SBX_ACTION_RUN ? &probe : NULL,
                                             .upto = upto(o->action) },
                    d);
         /* Loading and narrowing the profile decide nothing yet: sbx failed. */
@@ -411,10 +398,12 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
                 audit(SBX_AUDIT_DENIED, &a);
                 return fail(&e, o, EXIT_SBX_FAILED);
         }
-        /* Allowed: what kind of jail this environment can make of it, in the record. */
-        if (d->outcome == SBX_ALLOWED) {
-                tier_r = choose_tier(o, d, &tier, subs, sizeof(subs), &e);
-                a.tier = sbx_tier_name(tier.tier);
+        /* What kind of jail this environment can make of it, in the record (below the
+         * floor: ALLOWED, then FAILED with the remedy, as any failure to build it). */
+        if (d->tiered) {
+                o->tier = &d->tier;
+                sbx_tier_substitutions_text(&d->tier, subs, sizeof(subs));
+                a.tier = sbx_tier_name(d->tier.tier);
                 a.substitutions = subs;
         }
         /* An audit file asked for and not written: nothing runs unrecorded. */
@@ -422,11 +411,6 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
                 e = (struct sbx_error){ 0 };
                 sbx_error_set(&e, SBX_STAGE_OPTIONS, -r, "write", o->audit_file ? o->audit_file : "", "cannot write the audit record");
                 sbx_error_hint(&e, "check the audit file's file system (full? read-only?)");
-                return fail(&e, o, EXIT_SBX_FAILED);
-        }
-        if (tier_r < 0) {
-                a.error = &e;
-                audit(SBX_AUDIT_FAILED, &a);
                 return fail(&e, o, EXIT_SBX_FAILED);
         }
         if (d->outcome != SBX_ALLOWED) {

@@ -226,6 +226,85 @@ else
 	t_fail "user-moby: the container ran" "podman: $(tail -c 400 "$T/user-moby/podman.out" | tr '\n' '|')"
 fi
 
+# ---- 6. the site policy's floor, through sandboxd (sbx-policy(5) min_tier): sandboxd
+# as the container's root under podman's defaults (tier container-userns: proc=none,
+# uts=shared), the caller an ordinary user whose profile accepts container-userns.
+# Site min_tier full: refused, 125, the tier, the floor, the site policy's file:line and
+# podman's remedy on the caller's stderr, the probe never ran, and a FAILED record naming
+# the tier; site min_tier container-userns: the same request runs at that tier.
+mkdir -p "$T/sdws" "$T/site"
+printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: full\n' "$NOBODY" >"$T/site/site-full.yaml"
+printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: container-userns\n' "$NOBODY" >"$T/site/site-cu.yaml"
+cp "$WS/probe" "$T/sdws/probe"
+chown -R "$NOBODY:$NOBODY" "$T/sdws"
+cat >"$T/inner-sd.sh" <<'EOF2'
+#!/bin/sh
+# site NAME: sandboxd under /site/site-NAME.yaml, one run through it as nobody, sandboxd stopped.
+site() {
+	rm -f /out/sd-$1.sock
+	/sbx/sandboxd --listen /out/sd-$1.sock --policy /site/site-$1.yaml --no-system-bus --audit-file /out/audit-$1.jsonl \
+		</dev/null >/out/sandboxd-$1.err 2>&1 &
+	sd=$!
+	i=0; while [ ! -S /out/sd-$1.sock ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+	cd /sdws || exit 1
+	setpriv --reuid="$NOBODY" --regid="$NOBODY" --clear-groups /sbx/sbx-run --daemon --socket /out/sd-$1.sock \
+		--profile cu -- /sdws/probe status >/out/sd-$1 2>/out/sd-$1.err
+	echo $? >/out/sd-$1.rc
+	cd /
+	kill -TERM $sd 2>/dev/null; wait $sd
+	echo $? >/out/sandboxd-$1.rc
+}
+site full
+site cu
+exit 0
+EOF2
+chmod 0755 "$T/inner-sd.sh"
+mkdir -p "$T/root-sandboxd"
+timeout 120 unshare -m sh -c "$hide_v2"'exec "$@"' sh podman run --rm --network none --cgroups=disabled \
+	--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 --user 0:0 --env NOBODY="$NOBODY" \
+	"${binds[@]}" -v "$SBX_BUILD:/sbx:ro" -v "$T/prof:/p:ro" -v "$T/prof:/etc/sbx/profiles:ro" -v "$T/site:/site:ro" \
+	-v "$T/inner-sd.sh:/inner.sh:ro" -v "$T/sdws:/sdws" -v "$T/root-sandboxd:/out" \
+	--rootfs "$ROOTFS" /inner.sh >"$T/root-sandboxd/podman.out" 2>&1
+echo $? >"$T/root-sandboxd/podman.rc"
+d=$T/root-sandboxd
+if [[ $(cat "$d/podman.rc") == 0 && -e $d/sd-full.rc ]]; then
+	err=$(tr '\n' '|' <"$d/sd-full.err")
+	t_check "root-sandboxd, site min_tier full: sandboxd refused it, exit 125" "rc=$(cat "$d/sd-full.rc"); $err; sandboxd: $(tail -c 300 "$d/sandboxd-full.err")" \
+		bash -c '[[ $1 == 125 ]] && grep -q "sandboxd refused: tier: " "$2"' sh "$(cat "$d/sd-full.rc")" "$d/sd-full.err"
+	t_check "... the error names the tier and the site's floor with its file:line" "$err" \
+		grep -qF "isolation tier 'container-userns' (podman) is below the site policy's min_tier (/site/site-full.yaml:4) 'full'" "$d/sd-full.err"
+	t_check "... the remedy for podman" "$err" grep -qF -- "--security-opt unmask=/proc/*" "$d/sd-full.err"
+	t_check "... no profile min_tier offered as a way round, never --privileged" "$err" \
+		sh -c "! grep -q -e 'or accept it' -e --privileged '$d/sd-full.err'"
+	t_check "... the probe never ran" "$(head -c 200 "$d/sd-full")" test ! -s "$d/sd-full"
+	rec=$(grep '"SBX_EVENT":"failed"' "$d/audit-full.jsonl" | tail -n 1)
+	t_check "... a FAILED audit record naming the tier and the floor" "record: $rec" \
+		bash -c 'grep -q "\"SBX_TIER\":\"container-userns\"" <<<"$1" && grep -q "min_tier (/site/site-full.yaml:4) .full." <<<"$1"' sh "$rec"
+	t_check "... and no ALLOWED record" "$(tail -c 600 "$d/audit-full.jsonl")" sh -c "! grep -q '\"SBX_EVENT\":\"allowed\"' '$d/audit-full.jsonl'"
+	# (sandboxd always applies the memory and pids limits, and this container has no
+	# cgroup to make one in: past the tier, the launch stops at the cgroup stage.)
+	t_check "root-sandboxd, site min_tier container-userns: the same request passes the tier" \
+		"rc=$(cat "$d/sd-cu.rc"); $(tail -c 400 "$d/sd-cu.err" | tr '\n' '|')" \
+		sh -c "! grep -q -e 'tier: ' -e min_tier '$d/sd-cu.err'"
+	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit-cu.jsonl" | tail -n 1)
+	t_check "... its ALLOWED record names the tier and the substitutions" "record: $rec" \
+		bash -c 'grep -q "\"SBX_TIER\":\"container-userns\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"proc=none" <<<"$1"' sh "$rec"
+	if [[ $(cat "$d/sd-cu.rc") == 0 ]]; then
+		OUT=$d/sd-cu
+		expect_kv "... it ran as the caller" uid "$NOBODY"
+		expect_kv "... with no /proc (proc=none)" procs ENOENT
+		expect_kv "... and no capability" sys.CapEff 0000000000000000
+	fi
+else
+	t_fail "root-sandboxd: the container ran" "podman: $(tail -c 400 "$d/podman.out" | tr '\n' '|')"
+fi
+if [[ -e $d/sandboxd-full.rc ]]; then
+	for n in full cu; do
+		t_check "root-sandboxd, site $n: sandboxd ran and stopped cleanly" \
+			"rc=$(cat "$d/sandboxd-$n.rc"); $(tail -c 600 "$d/sandboxd-$n.err" | tr '\n' '|')" test "$(cat "$d/sandboxd-$n.rc")" = 0
+	done
+fi
+
 # The table for the report: setup x tier, from these runs.
 for c in root-default user-default user-unmask user-remedied user-moby; do
 	printf 'container %-14s tier=%s substitutions=%s\n' "$c" "$(jkey "$T/$c/doctor.json" tier 2>/dev/null)" \

@@ -14,6 +14,7 @@
 
 static char ws[] = "/tmp/sbx-unit-decide-XXXXXX";
 static const char *audit_id; /* the next decision's audit id (NULL: none) */
+static const struct sbx_probe *probe; /* the next decision's environment (NULL: no tier) */
 
 /* Decides @argv under @profile with @ask (NULL: nothing asked) and @site. */
 static enum sbx_outcome decide(struct sbx_decision *d, const char *profile, char **argv, struct sbx_ask *ask,
@@ -32,7 +33,8 @@ static enum sbx_outcome decide(struct sbx_decision *d, const char *profile, char
                 abort();
         sbx_decision_init(d);
         o = sbx_decide(&(struct sbx_decide_in){ .profile = profile, .ask = ask, .vars = &vars,
-                                                .caller = &sbx_caller_self, .site = site, .audit_id = audit_id, .upto = upto },
+                                                .caller = &sbx_caller_self, .site = site, .audit_id = audit_id,
+                                                .probe = probe, .upto = upto },
                        d);
         sbx_ask_done(&none);
         return o;
@@ -261,6 +263,47 @@ static void test_ptrace(void)
         unlink(path);
 }
 
+/* The isolation tier is decided with the rest, before validation: its substitutions
+ * are in the validated plan, and a tier below the floor (the site's or the
+ * profile's) is a failure at SBX_AT_TIER with the remedy. */
+static void test_tier(void)
+{
+        char *ok[] = { "true", NULL };
+        struct sbx_probe all = { 0 }, no_proc = { 0 };
+        struct sbx_decision d;
+        struct sbx_site_grant grant = { .max_pids = 10 };
+        struct sbx_cmd_policy deny = { .mode = SBX_CMD_DENYLIST };
+        struct sbx_site_terms site = { .uid = getuid(), .gid = getgid(), .grant = &grant, .deny = &deny,
+                                       .min_tier = SBX_TIER_FULL, .min_tier_where = "p.yaml:3" };
+        char profile[4096];
+
+        no_proc.r[SBX_PROBE_PROC].err = EPERM;
+        snprintf(no_proc.r[SBX_PROBE_PROC].step, sizeof(no_proc.r[SBX_PROBE_PROC].step), "mount proc");
+        probe = &all;
+        CHECK(G, "tier: everything there: full, allowed, nothing substituted",
+              decide(&d, NULL, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED && d.tiered && d.tier.tier == SBX_TIER_FULL &&
+                      !d.pr.plan.no_proc);
+        sbx_decision_done(&d);
+        probe = &no_proc;
+        CHECK(G, "tier: no fresh /proc under workspace (min_tier full): failed at the tier, the remedy given",
+              decide(&d, NULL, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_FAILED && d.at == SBX_AT_TIER &&
+                      d.err.hint[0] != '\0' && !d.filter);
+        sbx_decision_done(&d);
+        write_profile(profile, sizeof(profile), "tiered", "extends: workspace\nmin_tier: container-userns\n");
+        CHECK(G, "tier: a profile that accepts container-userns: allowed, no /proc in the validated plan",
+              decide(&d, profile, ok, NULL, NULL, SBX_DECIDE_RUN) == SBX_ALLOWED && d.tier.tier == SBX_TIER_CONTAINER_USERNS &&
+                      d.pr.plan.no_proc && d.filter);
+        sbx_decision_done(&d);
+        CHECK(G, "tier: the site's floor (full) over that profile's: failed at the tier, naming the site's file:line",
+              decide(&d, profile, ok, NULL, &site, SBX_DECIDE_RUN) == SBX_FAILED && d.at == SBX_AT_TIER &&
+                      strstr(d.err.msg, "p.yaml:3") != NULL);
+        sbx_decision_done(&d);
+        CHECK(G, "tier: --dry-run and --check choose none", (probe = NULL, decide(&d, profile, ok, NULL, NULL, SBX_DECIDE_PLAN)) ==
+                                                                     SBX_ALLOWED && !d.tiered && !d.pr.plan.no_proc);
+        sbx_decision_done(&d);
+        unlink(profile);
+}
+
 int main(void)
 {
         if (!mkdtemp(ws))
@@ -270,6 +313,7 @@ int main(void)
         test_workspace_mask();
         test_shm();
         test_ptrace();
+        test_tier();
         rmdir(ws);
         return unit_failed ? 1 : 0;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../../lib/plan.h"
+#include "../../lib/tier.h"
 #include "../../policy/options.h"
 #include "../../policy/site.h"
 #include "unit.h"
@@ -592,8 +593,37 @@ static void test_ceiling_bounds(void)
         ceiling_edge("max_memory", "memory", false, true, "", 1);
 }
 
+/* min_tier: the site's floor under every profile's (lib/tier.h); absent, none. */
+static void test_min_tier(void)
+{
+        struct sbx_site_policy sp;
+        char got[1024];
+
+        CHECK(G, "min_tier: absent, no floor of the site's", parse("allow: []\n", &sp, got, sizeof(got)) == 0 &&
+                                                                   sp.min_tier == SBX_TIER_REFUSE && sp.min_tier_line == 0);
+        sbx_site_done(&sp);
+        CHECK(G, "min_tier: full", parse("allow: []\nmin_tier: full\n", &sp, got, sizeof(got)) == 0 &&
+                                            sp.min_tier == SBX_TIER_FULL && sp.min_tier_line == 2);
+        sbx_site_done(&sp);
+        CHECK(G, "min_tier: container-userns", parse("min_tier: container-userns\n", &sp, got, sizeof(got)) == 0 &&
+                                                        sp.min_tier == SBX_TIER_CONTAINER_USERNS && sp.min_tier_line == 1);
+        sbx_site_done(&sp);
+        parse("allow: []\nmin_tier: landlock-seccomp\n", &sp, got, sizeof(got));
+        CHECK(G, "min_tier: an unknown tier is a load error naming file:line and the allowed values",
+              strcmp(got, "policy.yaml:2:11: 'min_tier': 'landlock-seccomp' is not one of: full, container-userns") == 0 &&
+                      is_empty_policy(&sp));
+        sbx_site_done(&sp);
+        parse("min_tier: refuse\n", &sp, got, sizeof(got));
+        CHECK(G, "min_tier: refuse is no tier to set a floor at", strcmp(got, "policy.yaml:1:11: 'min_tier': 'refuse' is not one of: full, container-userns") == 0);
+        sbx_site_done(&sp);
+        parse("min_tier: [full]\n", &sp, got, sizeof(got));
+        CHECK(G, "min_tier: a list is refused", strncmp(got, "policy.yaml:1:", 14) == 0 && strstr(got, "min_tier") != NULL);
+        sbx_site_done(&sp);
+}
+
 int main(void)
 {
+        test_min_tier();
         test_defaults();
         test_everything();
         test_flow_and_shares();

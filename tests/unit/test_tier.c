@@ -24,6 +24,15 @@ static void fails(struct sbx_probe *pr, enum sbx_probe_id id, int err, const cha
         snprintf(pr->r[id].step, sizeof(pr->r[id].step), "%s", step);
 }
 
+/* A profile's min_tier alone, as the floor (no site policy). */
+static const struct sbx_tier_floor *floor_of(enum sbx_tier min)
+{
+        static struct sbx_tier_floor f;
+
+        sbx_tier_floor(&f, (int)min, SBX_TIER_REFUSE, NULL);
+        return &f;
+}
+
 static void test_choose(void)
 {
         struct sbx_plan p = { .uid = 1000, .net = SBX_NET_NONE };
@@ -87,8 +96,8 @@ static void test_check(void)
 
         fails(&pr, SBX_PROBE_PROC, EPERM, "mount proc");
         sbx_tier_choose(&pr, &p, &c);
-        CHECK(G, "at the minimum: runs", sbx_tier_check(&pr, &c, SBX_TIER_CONTAINER_USERNS, &e) == 0 && e.errnum == 0);
-        CHECK(G, "below it: refused", sbx_tier_check(&pr, &c, SBX_TIER_FULL, &e) == -EPERM && e.stage == SBX_STAGE_TIER);
+        CHECK(G, "at the minimum: runs", sbx_tier_check(&pr, &c, floor_of(SBX_TIER_CONTAINER_USERNS), &e) == 0 && e.errnum == 0);
+        CHECK(G, "below it: refused", sbx_tier_check(&pr, &c, floor_of(SBX_TIER_FULL), &e) == -EPERM && e.stage == SBX_STAGE_TIER);
         CHECK(G, "... with podman's remedy for /proc", strstr(e.hint, "--security-opt unmask=/proc/*") != NULL);
         CHECK(G, "... and how to accept it", strstr(e.hint, "min_tier: container-userns") != NULL);
 
@@ -96,7 +105,7 @@ static void test_check(void)
         fails(&pr, SBX_PROBE_PROC, EPERM, "mount proc");
         sbx_tier_choose(&pr, &p, &c);
         e = (struct sbx_error){ 0 };
-        sbx_tier_check(&pr, &c, SBX_TIER_FULL, &e);
+        sbx_tier_check(&pr, &c, floor_of(SBX_TIER_FULL), &e);
         CHECK(G, "Docker's remedy for /proc", strstr(e.hint, "systempaths=unconfined") != NULL);
 
         pr = probe(true, "");
@@ -104,9 +113,61 @@ static void test_check(void)
         fails(&pr, SBX_PROBE_USERNS, EPERM, "clone3 CLONE_NEWUSER");
         sbx_tier_choose(&pr, &p, &c);
         e = (struct sbx_error){ 0 };
-        CHECK(G, "refuse is below any minimum", sbx_tier_check(&pr, &c, SBX_TIER_CONTAINER_USERNS, &e) == -EPERM);
+        CHECK(G, "refuse is below any minimum", sbx_tier_check(&pr, &c, floor_of(SBX_TIER_CONTAINER_USERNS), &e) == -EPERM);
         CHECK(G, "Kubernetes' remedy for user namespaces", strstr(e.hint, "hostUsers: false") != NULL);
         CHECK(G, "never --privileged", strstr(e.hint, "privileged") == NULL && strstr(e.msg, "privileged") == NULL);
+}
+
+/* The floor a run must reach: the stronger of the site policy's min_tier and the
+ * profile's, and whose it is (a site's floor no profile can lower). */
+static void test_floor(void)
+{
+        struct sbx_tier_floor f;
+
+        sbx_tier_floor(&f, SBX_TIER_CONTAINER_USERNS, SBX_TIER_FULL, "/etc/sbx/policy.yaml:3");
+        CHECK(G, "floor: site full, profile container-userns: full, the site's", f.tier == SBX_TIER_FULL && f.site);
+        CHECK(G, "... named by the site policy's file:line", strstr(f.from, "site policy") && strstr(f.from, "/etc/sbx/policy.yaml:3"));
+        sbx_tier_floor(&f, SBX_TIER_CONTAINER_USERNS, SBX_TIER_REFUSE, NULL);
+        CHECK(G, "floor: no site floor: the profile's", f.tier == SBX_TIER_CONTAINER_USERNS && !f.site &&
+                                                             strstr(f.from, "profile") != NULL);
+        sbx_tier_floor(&f, SBX_TIER_FULL, SBX_TIER_REFUSE, NULL);
+        CHECK(G, "floor: no site floor, profile full: full", f.tier == SBX_TIER_FULL && !f.site);
+        sbx_tier_floor(&f, SBX_TIER_FULL, SBX_TIER_CONTAINER_USERNS, "policy.yaml:1");
+        CHECK(G, "floor: site container-userns, profile full: full, the profile's", f.tier == SBX_TIER_FULL && !f.site);
+        sbx_tier_floor(&f, SBX_TIER_CONTAINER_USERNS, SBX_TIER_CONTAINER_USERNS, "policy.yaml:1");
+        CHECK(G, "floor: both container-userns: the site's (no profile lowers it)", f.tier == SBX_TIER_CONTAINER_USERNS && f.site);
+        /* A profile can never bring the floor below what the site says, whatever it holds. */
+        sbx_tier_floor(&f, SBX_TIER_REFUSE, SBX_TIER_FULL, "policy.yaml:1");
+        CHECK(G, "floor: a profile's weakest value cannot lower the site's", f.tier == SBX_TIER_FULL && f.site);
+        sbx_tier_floor(&f, -1, SBX_TIER_CONTAINER_USERNS, "policy.yaml:1");
+        CHECK(G, "floor: an out-of-range profile value counts as full (fail closed)", f.tier == SBX_TIER_FULL);
+        sbx_tier_floor(&f, -1, -1, NULL);
+        CHECK(G, "floor: neither valid: full (fail closed)", f.tier == SBX_TIER_FULL);
+}
+
+/* Below the site's floor: refused, naming the tier, the floor and the site policy;
+ * the remedy for the runtime; and no advice to lower min_tier in a profile. */
+static void test_check_site_floor(void)
+{
+        struct sbx_plan p = { .uid = 1000, .net = SBX_NET_NONE };
+        struct sbx_tier_choice c;
+        struct sbx_probe pr = probe(true, "podman");
+        struct sbx_tier_floor f;
+        struct sbx_error e = { 0 };
+
+        fails(&pr, SBX_PROBE_PROC, EPERM, "mount proc");
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_floor(&f, SBX_TIER_CONTAINER_USERNS, SBX_TIER_FULL, "/etc/sbx/policy.yaml:3");
+        CHECK(G, "site floor full, tier container-userns: refused",
+              sbx_tier_check(&pr, &c, &f, &e) == -EPERM && e.stage == SBX_STAGE_TIER);
+        CHECK(G, "... the message names the tier and the floor",
+              strstr(e.msg, "'container-userns'") && strstr(e.msg, "'full'") && strstr(e.msg, "/etc/sbx/policy.yaml:3"));
+        CHECK(G, "... the hint gives podman's remedy", strstr(e.hint, "unmask=/proc/*") != NULL);
+        CHECK(G, "... and does not offer a profile's min_tier as a way round", strstr(e.hint, "min_tier: container-userns") == NULL);
+
+        e = (struct sbx_error){ 0 };
+        sbx_tier_floor(&f, SBX_TIER_CONTAINER_USERNS, SBX_TIER_CONTAINER_USERNS, "/etc/sbx/policy.yaml:3");
+        CHECK(G, "site floor container-userns, tier container-userns: runs", sbx_tier_check(&pr, &c, &f, &e) == 0 && !e.errnum);
 }
 
 static void test_names(void)
@@ -121,5 +182,7 @@ int main(void)
         test_choose();
         test_check();
         test_names();
+        test_floor();
+        test_check_site_floor();
         return unit_failed ? 1 : 0;
 }

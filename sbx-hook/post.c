@@ -30,18 +30,23 @@ int hook_announce(const struct hook_input *in, char *why, size_t size)
 }
 
 /* --rewrite: the command Claude ran is exactly the rewrite of some command, with this
- * call's tags: one sbx-run, one bash -c word, nothing before or after it. */
+ * call's tags and cwd: one sbx-run, one bash -c word, nothing before or after it.
+ * Each " -- /bin/bash -c " is tried, since the quoted workspace before the real one
+ * may hold the same text; only an exact match of the whole rewrite counts. */
 static bool ran_rewritten(const struct hook_config *c, const struct hook_input *in)
 {
-        const char *at = strstr(in->command, JAILED_SHELL);
-        _cleanup_free_ char *inner = NULL, *again = NULL;
-        struct hook_input x = *in;
+        for (const char *at = strstr(in->command, JAILED_SHELL); at; at = strstr(at + 1, JAILED_SHELL)) {
+                _cleanup_free_ char *inner = spool_unquote_word(at + strlen(JAILED_SHELL)), *again = NULL;
+                struct hook_input x = *in;
 
-        if (!at || !(inner = spool_unquote_word(at + strlen(JAILED_SHELL))))
-                return false;
-        x.command = inner;
-        again = hook_jailed_command(c, &x);
-        return again && strcmp(again, in->command) == 0;
+                if (!inner)
+                        continue;
+                x.command = inner;
+                again = hook_jailed_command(c, &x);
+                if (again && strcmp(again, in->command) == 0)
+                        return true;
+        }
+        return false;
 }
 
 static bool ran_through_prefix(const struct hook_input *in, char *why, size_t size)

@@ -174,6 +174,12 @@ t_check "codex: ... the refusal says why" "$(head -c 300 "$H/run")" grep -q "not
 (cd "$OTHER" && eval "$cmd" >"$H/run" 2>&1)
 rc=$?
 t_check "codex: ... the same through eval: exit 125, nothing written" "exit $rc" test "$rc" = 125 -a ! -e "$OTHER/planted"
+ln -s "$OTHER" "$WS/escape"
+(cd "$WS/escape" && eval "$cmd" >"$H/run" 2>&1)
+rc=$?
+t_check "codex: run from a symlink in the workspace to a directory outside: exit 125, nothing written" \
+	"exit $rc: $(head -c 300 "$H/run")" test "$rc" = 125 -a ! -e "$OTHER/planted"
+rm -f "$WS/escape"
 (cd "$WS/sub" && eval "$cmd" >"$H/run" 2>&1)
 rc=$?
 t_check "codex: run from \$WS/sub: it starts there" "exit $rc: $(head -c 300 "$H/run")" grep -qx "$WS/sub" "$H/run"

@@ -539,7 +539,7 @@ int main(int argc, char **argv)
         case SBX_ACTION_CHECK:
         case SBX_ACTION_DRY_RUN:
         case SBX_ACTION_RUN:
-                if ((r = start_dir(&o, &e)) < 0) {
+                if (start_dir(&o, &e) < 0) {
                         r = fail(&e, &o, EXIT_SBX_FAILED);
                         break;
                 }

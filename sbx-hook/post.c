@@ -3,9 +3,11 @@
 #include "post.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <json-c/json.h>
 
 #include "../lib/cleanup.h"
@@ -17,13 +19,21 @@
 int hook_announce(const struct hook_input *in, char *why, size_t size)
 {
         _cleanup_close_ int dir = -1;
+        char here[PATH_MAX];
+        const char *cwd = in->cwd;
         int r;
 
         if (!in->tool_use_id)
                 return 0;
+        /* The cwd the verdict took as the workspace (the hook's own without one): the
+         * prefix pins the jail's to it. */
+        if (!cwd && !(cwd = getcwd(here, sizeof(here)))) {
+                snprintf(why, size, "cannot find the hook's current directory: %s", strerror(errno));
+                return -errno;
+        }
         if ((dir = spool_open(why, size)) < 0)
                 return dir;
-        if ((r = spool_announce(dir, in->command, in->tool_use_id, in->session_id)) < 0)
+        if ((r = spool_announce(dir, in->command, in->tool_use_id, in->session_id, cwd)) < 0)
                 snprintf(why, size, "cannot announce the call to the shell prefix: %s%s", strerror(-r),
                          r == -ENOSPC ? " (over 4096 calls waiting: remove the spool's old entries)" : "");
         return r;

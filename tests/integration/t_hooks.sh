@@ -423,6 +423,27 @@ claude_ev PostToolUse toolu_P1 "$pcmd" >"$H/in"
 CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
 t_check "PostToolUse: a call the prefix jailed: exit 0, no block" "exit $HRC: $(cat "$H/out") $(head -c 200 "$H/err")" \
 	test "$HRC" = 0 -a "$(jf "$H/out" decision)" != block
+# The prefix pins the workspace to the cwd the PreToolUse verdict was made in: a jailed
+# command can write Claude's cwd file (it must, to carry a cd back) and so move the
+# directory Claude runs the next composite in; run there (outside), the next call is
+# refused and writes nothing; run below it, it starts there.
+pin_prefix() { # DIR CMD: an announced call of CMD, its composite run in DIR
+	local q=${2//\'/\'\\\'\'}
+	claude_ev PreToolUse toolu_PIN "$2" >"$H/in"
+	CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
+	(cd "$1" && CLAUDE_CONFIG_DIR=$CFG timeout 30 "$PREFIX" \
+		"source $SNAP && eval '$q' < /dev/null && pwd -P >| $CWDF" >"$H/run" 2>&1)
+	PRC=$?
+}
+pin_prefix "$OTHER" 'echo planted >planted'
+t_check "prefix: run outside the verdict's cwd: exit 125" "exit $PRC: $(head -c 300 "$H/run")" test "$PRC" = 125
+t_check "prefix: ... nothing written there (host)" "$OTHER/planted exists" test ! -e "$OTHER/planted"
+rm -f "$WS/sub/planted"
+pin_prefix "$WS/sub" 'pwd -P; echo planted >planted'
+t_check "prefix: run below the verdict's cwd: starts there" "exit $PRC: $(head -c 300 "$H/run")" grep -qx "$WS/sub" "$H/run"
+t_check "prefix: ... writes there (host)" "missing" test -e "$WS/sub/planted"
+t_check "prefix: ... and the cwd file holds it" "$(cat "$CWDF")" grep -qx "$WS/sub" "$CWDF"
+
 # Two calls of one command at once (Claude runs tool calls in parallel): each jail has
 # one of the ids, none twice.
 for id in toolu_A toolu_B; do

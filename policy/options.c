@@ -18,7 +18,8 @@
  * fewer than 3 open files is not even stdio. */
 const struct sbx_option sbx_option_table[] = {
         { .cli = "workspace", .metavar = "DIR", .kind = SBX_OPT_WORKSPACE, .offset = PLAN(workspace),
-          .help = "bind DIR read-write at its own path and start there\n"
+          .help = "bind DIR read-write at its own path and start there, or\n"
+                  "in the current directory when it lies below DIR\n"
                   "(default: the current directory; never your home or its\n"
                   "dot-directories; its .git stays read-only but with the\n"
                   "git profile)",
@@ -60,6 +61,11 @@ const struct sbx_option sbx_option_table[] = {
           .help = "the harness's session id: recorded as SBX_SESSION_ID=\n"
                   "and in --json",
           .doc = "up to 128 letters, digits and '.', '_', ':', '@', '+', '-'", .example = "6f1c2e4a-9b1d-4c3e-8f00-5a7b9c0d1e2f" },
+        /* Not a flag: the caller's current directory when it lies below the workspace
+         * (sbx-run finds it, with lib/path.h's rules, and sends it along to sandboxd):
+         * the command starts there, the same path in the jail. */
+        { .bus = "workdir", .kind = SBX_OPT_WORKDIR, .offset = PLAN(workdir),
+          .doc = "an absolute path below the workspace, without '.', '..' or '//'", .example = "/work/project/src" },
         /* Not a flag: what the caller's process ignores, which sbx-run reads from itself
          * and sends along to sandboxd. */
         { .bus = "ignored_signals", .kind = SBX_OPT_COUNT, .offset = PLAN(sig_ignored), .bounds = { 1, UINT64_MAX },
@@ -356,6 +362,11 @@ int sbx_option_set(struct sbx_ask *a, const struct sbx_option *o, const char *na
                 if (value[0] == '\0')
                         return bad(e, o, name, value, NULL);
                 r = set_string(&p->workspace, value, e);
+                break;
+        case SBX_OPT_WORKDIR:
+                if (!sbx_path_is_normal(value))
+                        return bad(e, o, name, value, NULL);
+                r = set_string(&p->workdir, value, e);
                 break;
         case SBX_OPT_TAG:
                 if (!sbx_is_tag(value))

@@ -33,6 +33,8 @@ enum sbx_opt_kind {
         SBX_OPT_WORKSPACE, /* a directory (sandboxd takes it as an fd, not an option) */
         SBX_OPT_TAG,       /* char *: a harness's id (SBX_TAG_MAX bytes of SBX_TAG_CHARS),
                             * carried into the audit record and --json only */
+        SBX_OPT_WORKDIR,   /* char *: where the command starts, an absolute jail path;
+                            * grants nothing (the jail could cd there itself) */
 };
 
 /* An attribution tag: a harness's tool_use_id or session_id, as ops will type it into

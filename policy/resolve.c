@@ -112,6 +112,13 @@ static int narrow(struct sbx_plan *p, const struct sbx_ask *ask, struct sbx_erro
         p->sig_ignored = cli->sig_ignored;
         if ((r = narrow_limits(p, ask, e)) < 0)
                 return r;
+        /* The caller's start directory (below the workspace: sbx-run checked) over the
+         * profile's workdir. */
+        if (cli->workdir) {
+                free(p->workdir);
+                if (!(p->workdir = strdup(cli->workdir)))
+                        return sbx_error_set(e, SBX_STAGE_PROFILE, ENOMEM, "", "", "out of memory");
+        }
         if (cli->hostname) {
                 free(p->hostname);
                 if (!(p->hostname = strdup(cli->hostname)))

@@ -3,9 +3,11 @@
 #include "post.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <json-c/json.h>
 
 #include "../lib/cleanup.h"
@@ -17,31 +19,44 @@
 int hook_announce(const struct hook_input *in, char *why, size_t size)
 {
         _cleanup_close_ int dir = -1;
+        char here[PATH_MAX];
+        const char *cwd = in->cwd;
         int r;
 
         if (!in->tool_use_id)
                 return 0;
+        /* The cwd the verdict took as the workspace (the hook's own without one): the
+         * prefix pins the jail's to it. */
+        if (!cwd && !(cwd = getcwd(here, sizeof(here)))) {
+                snprintf(why, size, "cannot find the hook's current directory: %s", strerror(errno));
+                return -errno;
+        }
         if ((dir = spool_open(why, size)) < 0)
                 return dir;
-        if ((r = spool_announce(dir, in->command, in->tool_use_id, in->session_id)) < 0)
+        if ((r = spool_announce(dir, in->command, in->tool_use_id, in->session_id, cwd)) < 0)
                 snprintf(why, size, "cannot announce the call to the shell prefix: %s%s", strerror(-r),
                          r == -ENOSPC ? " (over 4096 calls waiting: remove the spool's old entries)" : "");
         return r;
 }
 
 /* --rewrite: the command Claude ran is exactly the rewrite of some command, with this
- * call's tags: one sbx-run, one bash -c word, nothing before or after it. */
+ * call's tags and cwd: one sbx-run, one bash -c word, nothing before or after it.
+ * Each " -- /bin/bash -c " is tried, since the quoted workspace before the real one
+ * may hold the same text; only an exact match of the whole rewrite counts. */
 static bool ran_rewritten(const struct hook_config *c, const struct hook_input *in)
 {
-        const char *at = strstr(in->command, JAILED_SHELL);
-        _cleanup_free_ char *inner = NULL, *again = NULL;
-        struct hook_input x = *in;
+        for (const char *at = strstr(in->command, JAILED_SHELL); at; at = strstr(at + 1, JAILED_SHELL)) {
+                _cleanup_free_ char *inner = spool_unquote_word(at + strlen(JAILED_SHELL)), *again = NULL;
+                struct hook_input x = *in;
 
-        if (!at || !(inner = spool_unquote_word(at + strlen(JAILED_SHELL))))
-                return false;
-        x.command = inner;
-        again = hook_jailed_command(c, &x);
-        return again && strcmp(again, in->command) == 0;
+                if (!inner)
+                        continue;
+                x.command = inner;
+                again = hook_jailed_command(c, &x);
+                if (again && strcmp(again, in->command) == 0)
+                        return true;
+        }
+        return false;
 }
 
 static bool ran_through_prefix(const struct hook_input *in, char *why, size_t size)

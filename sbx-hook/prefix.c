@@ -189,7 +189,8 @@ static char *composite_of(int argc, char **argv)
 /* The call the PreToolUse hook announced for this composite's command (spool.h): its
  * tags go to sbx-run, for the audit record, and the call is marked as jailed for the
  * PostToolUse hook.  None (no hook, another shape): the jail runs untagged. */
-static bool take_call(const char *composite, char *id, size_t id_size, char *session, size_t session_size)
+static bool take_call(const char *composite, char *id, size_t id_size, char *session, size_t session_size, char *cwd,
+                      size_t cwd_size)
 {
         _cleanup_free_ char *command = spool_composite_command(composite);
         _cleanup_close_ int dir = -1;
@@ -199,15 +200,15 @@ static bool take_call(const char *composite, char *id, size_t id_size, char *ses
                 return false;
         /* The spool is the caller's own, but a command that ran unjailed could have
          * written it: only tags go on sbx-run's command line. */
-        return spool_take(dir, command, id, id_size, session, session_size) > 0 && sbx_is_tag(id) &&
-               (!session[0] || sbx_is_tag(session));
+        return spool_take(dir, command, id, id_size, session, session_size, cwd, cwd_size) > 0 && sbx_is_tag(id) &&
+               (!session[0] || sbx_is_tag(session)) && cwd[0] == '/';
 }
 
 int prefix_run(const struct hook_config *c, int argc, char **argv)
 {
         _cleanup_free_ char *composite = NULL;
         struct prefix_grants g;
-        char id[160], session[160];
+        char id[160], session[160], cwd[PATH_MAX];
         char *args[24];
         size_t n = 0;
 
@@ -242,7 +243,13 @@ int prefix_run(const struct hook_config *c, int argc, char **argv)
                 args[n++] = (char *)"--rw";
                 args[n++] = g.cwd_file;
         }
-        if (take_call(composite, id, sizeof(id), session, sizeof(session))) {
+        /* The announced call: its tags, and the workspace pinned to the cwd its verdict
+         * was made in, wherever Claude runs the composite (a cwd file the jail wrote
+         * names where that is). */
+        if (take_call(composite, id, sizeof(id), session, sizeof(session), cwd, sizeof(cwd))) {
+                args[n++] = (char *)"--workspace";
+                args[n++] = cwd;
+                args[n++] = (char *)"--workspace-contains-cwd";
                 args[n++] = (char *)"--tool-use-id";
                 args[n++] = id;
                 if (session[0]) {

@@ -6,8 +6,10 @@
 #include "reply.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <json-c/json.h>
 
 #include "../lib/cleanup.h"
@@ -34,15 +36,26 @@ static void quote(FILE *f, const char *s)
 
 char *hook_jailed_command(const struct hook_config *c, const struct hook_input *in)
 {
-        char *buf = NULL;
+        char *buf = NULL, here[PATH_MAX];
         size_t size = 0;
-        FILE *f = open_memstream(&buf, &size);
+        const char *ws = in->cwd;
+        FILE *f;
 
-        if (!f)
+        /* The workspace is the session's directory (the harness's cwd, where the
+         * verdict was made; without one, the hook's own, as the verdict's), never
+         * the directory the harness runs the command in: Codex takes that from the
+         * model's workdir, which may name ~/bin.  Run anywhere outside it, sbx-run
+         * refuses. */
+        if (!ws && !(ws = getcwd(here, sizeof(here))))
+                return NULL;
+        if (!(f = open_memstream(&buf, &size)))
                 return NULL;
         quote(f, c->sbx_run);
         fputs(" --profile ", f);
         quote(f, c->profile ? c->profile : "workspace");
+        fputs(" --workspace ", f);
+        quote(f, ws);
+        fputs(" --workspace-contains-cwd", f);
         if (in->tool_use_id) {
                 fputs(" --tool-use-id ", f);
                 quote(f, in->tool_use_id);

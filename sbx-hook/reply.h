@@ -12,9 +12,12 @@
  * login shell (bash -lc), the others with -c. */
 const char *hook_shell_flag(enum hook_harness h);
 
-/* "'SBX_RUN' --profile 'P' [--tool-use-id 'ID'] [--session-id 'S'] -- /bin/bash -c 'CMD'",
- * every word single-quoted ('\'' for a quote inside): run by the harness's shell, it
- * runs exactly @in->command in the jail.  NULL when out of memory. */
+/* "'SBX_RUN' --profile 'P' --workspace 'CWD' --workspace-contains-cwd [--tool-use-id 'ID']
+ * [--session-id 'S'] -- /bin/bash -c 'CMD'", every word single-quoted ('\'' for a quote
+ * inside): run by the harness's shell, it runs exactly @in->command in the jail, with
+ * the harness's session cwd (@in->cwd; without one, the hook's own) as the workspace,
+ * starting in the directory it is run from when that lies inside, refused elsewhere.
+ * NULL when out of memory or without a cwd. */
 char *hook_jailed_command(const struct hook_config *c, const struct hook_input *in);
 
 /* The harness's answer to @res on @out: 0 when written (exit 0); HOOK_EXIT_BLOCK when

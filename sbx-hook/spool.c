@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@
 #include "../lib/cleanup.h"
 #include "hook.h"
 
-#define ENTRY_MAX (HOOK_MAX_INPUT + 256)
+#define ENTRY_MAX (HOOK_MAX_INPUT + 256 + PATH_MAX)
 
 static int said(char *why, size_t size, int err, const char *what, const char *path)
 {
@@ -91,12 +92,14 @@ static int prune(int dir)
         return n;
 }
 
-int spool_announce(int dir, const char *command, const char *tool_use_id, const char *session_id)
+int spool_announce(int dir, const char *command, const char *tool_use_id, const char *session_id, const char *cwd)
 {
         char name[64 + 160], tmp[sizeof(name) + 8];
         FILE *f;
         int fd, n, r = 0;
 
+        if (cwd[0] != '/' || strchr(cwd, '\n') || strlen(cwd) >= PATH_MAX)
+                return -EINVAL;
         if ((n = prune(dir)) < 0)
                 return n;
         if (n >= SPOOL_MAX_ENTRIES)
@@ -113,7 +116,7 @@ int spool_announce(int dir, const char *command, const char *tool_use_id, const 
                 (void)unlinkat(dir, tmp, 0);
                 return r;
         }
-        if (fprintf(f, "%s\n%s", session_id ? session_id : "", command) < 0)
+        if (fprintf(f, "%s\n%s\n%s", session_id ? session_id : "", cwd, command) < 0)
                 r = -EIO;
         if (fclose(f) != 0 && r == 0)
                 r = -errno;
@@ -150,8 +153,10 @@ static bool newer(const struct stat *a, const struct stat *b)
                                                       : a->st_mtim.tv_nsec > b->st_mtim.tv_nsec;
 }
 
-/* The newest entry announced for @command: its name in @best, its session in @session. */
-static bool find(int dir, const char *command, char *best, size_t size, char *session, size_t session_size)
+/* The newest entry announced for @command: its name in @best, its session in @session,
+ * its cwd in @cwd. */
+static bool find(int dir, const char *command, char *best, size_t size, char *session, size_t session_size, char *cwd,
+                 size_t cwd_size)
 {
         int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -168,28 +173,31 @@ static bool find(int dir, const char *command, char *best, size_t size, char *se
         snprintf(prefix, sizeof(prefix), "p-%016llx-", (unsigned long long)hash(command));
         while ((de = readdir(d))) {
                 _cleanup_free_ char *e = NULL;
-                const char *nl;
+                const char *nl, *nl2;
 
                 if (strncmp(de->d_name, prefix, strlen(prefix)) != 0 || !(e = read_entry(dir, de->d_name, &st)) ||
-                    !(nl = strchr(e, '\n')) || strcmp(nl + 1, command) != 0 || (found && !newer(&st, &best_st)))
+                    !(nl = strchr(e, '\n')) || !(nl2 = strchr(nl + 1, '\n')) || strcmp(nl2 + 1, command) != 0 ||
+                    (found && !newer(&st, &best_st)))
                         continue;
                 found = true;
                 best_st = st;
                 snprintf(best, size, "%s", de->d_name);
                 snprintf(session, session_size, "%.*s", (int)(nl - e), e);
+                snprintf(cwd, cwd_size, "%.*s", (int)(nl2 - nl - 1), nl + 1);
         }
         closedir(d);
         return found;
 }
 
-int spool_take(int dir, const char *command, char *tool_use_id, size_t id_size, char *session_id, size_t session_size)
+int spool_take(int dir, const char *command, char *tool_use_id, size_t id_size, char *session_id, size_t session_size,
+               char *cwd, size_t cwd_size)
 {
         char name[256], taken[256];
 
         /* Two prefixes may race for one entry (two calls of one command at once): the
          * rename decides, and the loser looks again. */
         for (int tries = 0; tries < 16; tries++) {
-                if (!find(dir, command, name, sizeof(name), session_id, session_size))
+                if (!find(dir, command, name, sizeof(name), session_id, session_size, cwd, cwd_size))
                         return 0;
                 /* p-HASH-ID: the id follows the hash's dash. */
                 snprintf(tool_use_id, id_size, "%s", name + 2 + 16 + 1);

@@ -3,9 +3,11 @@
  * PreToolUse hook, then `PREFIX '<composite>'`, then the PostToolUse hook, as three
  * processes that share nothing but the command's text; only the hooks see the call's
  * tool_use_id and session_id.  So:
- *   PreToolUse   announces the call: p-HASH-ID, holding the session id and the command;
+ *   PreToolUse   announces the call: p-HASH-ID, holding the session id, the cwd the
+ *                verdict took as the workspace, and the command;
  *   the prefix   takes the newest announced call whose command is its composite's
- *                (renames it to t-ID) and passes its tags to sbx-run, for the audit;
+ *                (renames it to t-ID) and passes its tags to sbx-run, for the audit,
+ *                and its cwd as the workspace (--workspace-contains-cwd);
  *   PostToolUse  settles the call: t-ID says the prefix ran it (jailed); p-…-ID still
  *                there, or nothing, says the command ran without the prefix.
  * The directory is the caller's, mode 0700: $XDG_RUNTIME_DIR/sbx-hook, else
@@ -27,12 +29,15 @@
  * may enter.  -errno with @why saying which path and why. */
 int spool_open(char *why, size_t size);
 
-/* PreToolUse: announces @tool_use_id's call of @command (@session_id may be NULL). */
-int spool_announce(int dir, const char *command, const char *tool_use_id, const char *session_id);
+/* PreToolUse: announces @tool_use_id's call of @command (@session_id may be NULL) in
+ * @cwd (absolute, one line; -EINVAL otherwise). */
+int spool_announce(int dir, const char *command, const char *tool_use_id, const char *session_id, const char *cwd);
 
-/* The prefix: takes the newest call announced for @command.  1 with @tool_use_id and
- * @session_id ("" when none) filled; 0 when no call is waiting for it; -errno. */
-int spool_take(int dir, const char *command, char *tool_use_id, size_t id_size, char *session_id, size_t session_size);
+/* The prefix: takes the newest call announced for @command.  1 with @tool_use_id,
+ * @session_id ("" when none) and @cwd filled; 0 when no call is waiting for it;
+ * -errno. */
+int spool_take(int dir, const char *command, char *tool_use_id, size_t id_size, char *session_id, size_t session_size,
+               char *cwd, size_t cwd_size);
 
 enum spool_state {
         SPOOL_UNKNOWN, /* never announced (or long gone) */

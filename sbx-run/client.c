@@ -81,7 +81,7 @@ static int append_rows(sd_bus_message *m, const struct sbx_ask *a)
                 else if (o->kind == SBX_OPT_NET_DENY)
                         for (size_t j = 0; r >= 0 && j < p->net_rules.n; j++)
                                 r = sd_bus_message_append(m, "{sv}", o->bus, "s", p->net_rules.v[j].text);
-                else if (o->kind == SBX_OPT_HOSTNAME || o->kind == SBX_OPT_TAG)
+                else if (o->kind == SBX_OPT_HOSTNAME || o->kind == SBX_OPT_TAG || o->kind == SBX_OPT_WORKDIR)
                         r = sd_bus_message_append(m, "{sv}", o->bus, "s", sbx_option_get_str(p, o));
         }
         return r;

@@ -13,6 +13,7 @@
 #include "../lib/auditfile.h"
 #include "../lib/cleanup.h"
 #include "../lib/jail.h"
+#include "../lib/path.h"
 #include "../policy/decide.h"
 #include "../policy/resolve.h"
 #include "client.h"
@@ -435,6 +436,44 @@ static int run(struct sbx_options *o)
         return status;
 }
 
+/* The current directory, canonical, when it lies strictly below --workspace's
+ * directory: the command starts there (the workspace binds at its own path, so it is
+ * the same path in the jail), through sandboxd too ("workdir").  Both are opened with
+ * lib/path.h's rules, so a symlink in the workspace cannot pass a directory outside
+ * it for one inside.  With --workspace-contains-cwd, a current directory that is not
+ * inside the workspace (or cannot be found) is refused: sbx-hook's rewrites run where
+ * the harness, or the model, says, and the workspace must not follow. */
+static int start_dir(struct sbx_options *o, struct sbx_error *e)
+{
+        const char *ws = o->ask.plan.workspace;
+        char wreal[PATH_MAX], cwd[PATH_MAX], real[PATH_MAX];
+        struct sbx_error ignored = { 0 };
+        _cleanup_close_ int wfd = -1, cfd = -1;
+        const char *why = NULL;
+
+        if (!ws) /* the workspace is the current directory */
+                return 0;
+        /* A workspace that does not open: validation says why, later. */
+        if (sbx_path_open(ws, O_PATH | O_DIRECTORY, &wfd, wreal, sizeof(wreal), &ignored) < 0)
+                return 0;
+        if (!getcwd(cwd, sizeof(cwd)) || cwd[0] != '/')
+                why = "cannot find the current directory (deleted?)";
+        else if (sbx_path_open(cwd, O_PATH | O_DIRECTORY, &cfd, real, sizeof(real), &ignored) < 0)
+                why = "the current directory does not open without following a symlink";
+        else if (sbx_path_is_under(real, wreal))
+                return strcmp(real, wreal) == 0 ? 0 : sbx_option_set(&o->ask, sbx_option_by_bus("workdir"), "workdir", real, e);
+        if (!o->workspace_contains_cwd)
+                return 0;
+        if (why)
+                sbx_error_set(e, SBX_STAGE_OPTIONS, ENOENT, "", "", "--workspace-contains-cwd: %s, so it is not inside the workspace '%s'",
+                              why, wreal);
+        else
+                sbx_error_set(e, SBX_STAGE_OPTIONS, EXDEV, "", real, "--workspace-contains-cwd: the current directory '%s' is not inside the workspace '%s'",
+                              real, wreal);
+        sbx_error_hint(e, "run it from the workspace or a directory below it, or give the directory it runs in as --workspace");
+        return -EXDEV;
+}
+
 /* The signals this process ignores, as its caller left them (nohup's SIGHUP, a
  * background job's SIGINT): the command inherits them, as it would across execve.
  * sbx-run sets no disposition of its own before this. */
@@ -486,6 +525,10 @@ int main(int argc, char **argv)
         case SBX_ACTION_CHECK:
         case SBX_ACTION_DRY_RUN:
         case SBX_ACTION_RUN:
+                if (start_dir(&o, &e) < 0) {
+                        r = fail(&e, &o, EXIT_SBX_FAILED);
+                        break;
+                }
                 if (o.action == SBX_ACTION_RUN && (r = open_audit(&o, sbx_options_use_daemon(&o))) != 0)
                         break;
                 if (sbx_options_use_daemon(&o)) {

@@ -38,6 +38,10 @@ static const char usage_head[] =
 
 static const char usage_tail[] =
         "                       (limits may be lowered below the profile's, not raised)\n"
+        "  --workspace-contains-cwd\n"
+        "                       refuse (exit 125) unless the current directory lies\n"
+        "                       inside --workspace (without it, a current directory\n"
+        "                       outside starts the command in the workspace)\n"
         "  --daemon             run through sandboxd (its site policy, as your own uid);\n"
         "                       the default when not root and its socket exists\n"
         "  --direct             make the jail here, never through sandboxd\n"
@@ -98,6 +102,7 @@ enum {
         OPT_DOCTOR,
         OPT_AUDIT_FILE,
         OPT_AUDIT_FD,
+        OPT_CONTAINS_CWD,
         OPT_TABLE = 0x200,
 };
 
@@ -115,6 +120,7 @@ static const struct option own_options[] = {
         { "doctor", no_argument, NULL, OPT_DOCTOR },
         { "audit-file", required_argument, NULL, OPT_AUDIT_FILE },
         { "audit-fd", required_argument, NULL, OPT_AUDIT_FD },
+        { "workspace-contains-cwd", no_argument, NULL, OPT_CONTAINS_CWD },
 };
 
 #define MAX_LONG_OPTIONS 80
@@ -210,6 +216,9 @@ static int parse_one(struct sbx_options *o, int c, const char *arg, struct sbx_e
                 o->audit_fd = (int)v;
                 return 0;
         }
+        case OPT_CONTAINS_CWD:
+                o->workspace_contains_cwd = true;
+                return 0;
         case OPT_DRY_RUN:
                 o->action = SBX_ACTION_DRY_RUN;
                 return 0;

@@ -37,6 +37,9 @@ struct sbx_options {
          * (lib/auditfile.h); NULL and -1: none. */
         const char *audit_file;
         int audit_fd;
+        /* --workspace-contains-cwd: refuse unless the current directory lies inside
+         * the workspace (sbx-hook's rewrites, where the harness picks the cwd). */
+        bool workspace_contains_cwd;
 };
 
 #define SBX_DAEMON_SOCKET "/run/sandboxd/sandboxd.sock"

@@ -72,7 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         c.harness = (enum hook_harness)h;
                         if (!(jailed = hook_jailed_command(&c, &in)))
                                 abort();
-                        if (strncmp(jailed, "'/usr/bin/sbx-run' --profile 'workspace' ", 41) != 0 || jailed[strlen(jailed) - 1] != '\'')
+                        if (strncmp(jailed, "'/usr/bin/sbx-run' --profile 'workspace' --workspace '", 54) != 0 ||
+                            !strstr(jailed, "' --workspace-contains-cwd") || jailed[strlen(jailed) - 1] != '\'')
                                 abort();
                         free(jailed);
                         check_grants(in.command);

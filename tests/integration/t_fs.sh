@@ -181,4 +181,42 @@ expect_kv "--tmpfs writable" result ok
 jail --tmpfs /scratch:1M -- write /scratch/big 2097152
 expect_kv "--tmpfs size enforced (2 MiB into 1M)" result ENOSPC
 host_check "--tmpfs not on the host" "/scratch exists on the host" test ! -e /scratch
+# ---- the start directory: the caller's cwd when it lies inside --workspace;
+# --workspace-contains-cwd refuses (125) when it does not, symlinks included.
+mkdir -p "$WS/sub" "$T/cwdout" "$T/ws2"
+ln -s "$T/cwdout" "$WS/escape"
+cwd_run() { # DIR SBX-ARGS...: sbx from DIR, the command prints its cwd and writes there
+	local d=$1
+	shift
+	pushd "$d" >/dev/null || return
+	sbx --workspace "$WS" "$@" -- /bin/sh -c 'pwd -P; echo x >started-here'
+	popd >/dev/null || return
+}
+cwd_run "$WS/sub"
+expect_rc "cwd inside the workspace: runs" 0
+t_check "cwd inside the workspace: the command starts there" "$(head -c 200 "$OUT")" grep -qx "$WS/sub" "$OUT"
+t_check "cwd inside the workspace: ... and writes there (host)" "missing" test -e "$WS/sub/started-here"
+rm -f "$WS/sub/started-here"
+cwd_run "$WS/sub" --workspace-contains-cwd
+expect_rc "--workspace-contains-cwd, cwd inside: runs" 0
+t_check "--workspace-contains-cwd, cwd inside: starts there" "$(head -c 200 "$OUT")" grep -qx "$WS/sub" "$OUT"
+cwd_run "$T/cwdout"
+expect_rc "cwd outside the workspace: runs" 0
+t_check "cwd outside the workspace: starts in the workspace (as before)" "$(head -c 200 "$OUT")" grep -qx "$WS" "$OUT"
+t_check "cwd outside the workspace: nothing written in the cwd (host)" "exists" test ! -e "$T/cwdout/started-here"
+rm -f "$WS/started-here"
+for d in "$T/cwdout" "$T/ws2" "$WS/escape" /tmp; do
+	cwd_run "$d" --workspace-contains-cwd
+	expect_rc "--workspace-contains-cwd, cwd $d: refused" 125
+	t_check "--workspace-contains-cwd, cwd $d: the error says what and how" "$(head -c 300 "$ERR")" \
+		grep -q "not inside the workspace.*--workspace" "$ERR"
+	t_check "--workspace-contains-cwd, cwd $d: nothing ran (host)" "a file appeared" \
+		test ! -e "$T/cwdout/started-here" -a ! -e "$WS/started-here" -a ! -e "$T/ws2/started-here"
+done
+# A cwd deleted under the caller: no cwd to contain.
+mkdir "$WS/gone"
+pushd "$WS/gone" >/dev/null && rmdir "$WS/gone"
+sbx --workspace "$WS" --workspace-contains-cwd -- /bin/true
+popd >/dev/null || true
+expect_rc "--workspace-contains-cwd, a deleted cwd: refused" 125
 exit 0

@@ -63,7 +63,7 @@ expect_jf() {
 # The jailed form the hooks must write, for a command CMD with bash FLAG.
 jailed() {
 	local q=${4//\'/\'\\\'\'}
-	printf "'%s' --profile '%s'%s -- /bin/bash %s '%s'" "$SBX_RUN" "$1" "$2" "$3" "$q"
+	printf "'%s' --profile '%s' --workspace '%s' --workspace-contains-cwd%s -- /bin/bash %s '%s'" "$SBX_RUN" "$1" "$WS" "$2" "$3" "$q"
 }
 
 # A crashing and a hanging "sbx-run", and a marker that says a command ran at all.
@@ -156,6 +156,35 @@ expect_jf "codex: updatedInput holds only command" "$H/out" hookSpecificOutput.u
 (cd "$WS" && timeout 30 bash -lc "$(jf "$H/out" hookSpecificOutput.updatedInput.command)" >"$H/run" 2>&1)
 t_check "codex: the rewritten command runs jailed" "$(head -c 300 "$H/run")" grep -qx sbx "$H/run"
 t_check "codex: a write outside the workspace is refused (host)" "$OUTSIDE exists" test ! -e "$OUTSIDE"
+
+# The workspace is the session's cwd, not wherever the harness runs the command: Codex
+# runs it in the model's `workdir`, which a prompt-injected model can point at any
+# directory the caller may write (~/bin, ~/.config).  The rewrite pins it; run from a
+# sibling directory outside, it refuses and writes nothing there.
+OTHER=$T/other
+mkdir -p "$OTHER" "$WS/sub"
+codex_in 'pwd -P; echo planted >planted' >"$H/in"
+hook --harness codex <"$H/in"
+cmd=$(jf "$H/out" hookSpecificOutput.updatedInput.command)
+(cd "$OTHER" && timeout 30 bash -lc "$cmd" >"$H/run" 2>&1)
+rc=$?
+t_check "codex: run from a workdir outside the session's cwd: exit 125" "exit $rc: $(head -c 300 "$H/run")" test "$rc" = 125
+t_check "codex: ... nothing written there (host)" "$OTHER/planted exists" test ! -e "$OTHER/planted"
+t_check "codex: ... the refusal says why" "$(head -c 300 "$H/run")" grep -q "not inside the workspace" "$H/run"
+(cd "$OTHER" && eval "$cmd" >"$H/run" 2>&1)
+rc=$?
+t_check "codex: ... the same through eval: exit 125, nothing written" "exit $rc" test "$rc" = 125 -a ! -e "$OTHER/planted"
+ln -s "$OTHER" "$WS/escape"
+(cd "$WS/escape" && eval "$cmd" >"$H/run" 2>&1)
+rc=$?
+t_check "codex: run from a symlink in the workspace to a directory outside: exit 125, nothing written" \
+	"exit $rc: $(head -c 300 "$H/run")" test "$rc" = 125 -a ! -e "$OTHER/planted"
+rm -f "$WS/escape"
+(cd "$WS/sub" && eval "$cmd" >"$H/run" 2>&1)
+rc=$?
+t_check "codex: run from \$WS/sub: it starts there" "exit $rc: $(head -c 300 "$H/run")" grep -qx "$WS/sub" "$H/run"
+t_check "codex: ... and writes there (host)" "$(ls "$WS/sub")" grep -qx planted "$WS/sub/planted"
+t_check "codex: ... not at the workspace's top" "$WS/planted exists" test ! -e "$WS/planted"
 
 codex_in 'rm -rf /' >"$H/in"
 hook --harness codex --profile strict <"$H/in"
@@ -394,6 +423,27 @@ claude_ev PostToolUse toolu_P1 "$pcmd" >"$H/in"
 CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
 t_check "PostToolUse: a call the prefix jailed: exit 0, no block" "exit $HRC: $(cat "$H/out") $(head -c 200 "$H/err")" \
 	test "$HRC" = 0 -a "$(jf "$H/out" decision)" != block
+# The prefix pins the workspace to the cwd the PreToolUse verdict was made in: a jailed
+# command can write Claude's cwd file (it must, to carry a cd back) and so move the
+# directory Claude runs the next composite in; run there (outside), the next call is
+# refused and writes nothing; run below it, it starts there.
+pin_prefix() { # DIR CMD: an announced call of CMD, its composite run in DIR
+	local q=${2//\'/\'\\\'\'}
+	claude_ev PreToolUse toolu_PIN "$2" >"$H/in"
+	CLAUDE_CODE_SHELL_PREFIX=$PREFIX hook --harness claude <"$H/in"
+	(cd "$1" && CLAUDE_CONFIG_DIR=$CFG timeout 30 "$PREFIX" \
+		"source $SNAP && eval '$q' < /dev/null && pwd -P >| $CWDF" >"$H/run" 2>&1)
+	PRC=$?
+}
+pin_prefix "$OTHER" 'echo planted >planted'
+t_check "prefix: run outside the verdict's cwd: exit 125" "exit $PRC: $(head -c 300 "$H/run")" test "$PRC" = 125
+t_check "prefix: ... nothing written there (host)" "$OTHER/planted exists" test ! -e "$OTHER/planted"
+rm -f "$WS/sub/planted"
+pin_prefix "$WS/sub" 'pwd -P; echo planted >planted'
+t_check "prefix: run below the verdict's cwd: starts there" "exit $PRC: $(head -c 300 "$H/run")" grep -qx "$WS/sub" "$H/run"
+t_check "prefix: ... writes there (host)" "missing" test -e "$WS/sub/planted"
+t_check "prefix: ... and the cwd file holds it" "$(cat "$CWDF")" grep -qx "$WS/sub" "$CWDF"
+
 # Two calls of one command at once (Claude runs tool calls in parallel): each jail has
 # one of the ids, none twice.
 for id in toolu_A toolu_B; do
@@ -595,6 +645,17 @@ EOF
 		jd_query "$T/q"
 		t_check "journal (sandboxd): a refused Run has SBX_TOOL_USE_ID" "$(run_info)" \
 			jd_entry "$T/q" "$E" SBX_MODE=daemon SBX_TOOL_USE_ID=toolu_04
+		# The pinned workspace through sandboxd: the start directory travels too.
+		pushd "$WS/sub" >/dev/null || exit 1
+		sbx --daemon --socket "$DM_SOCK" --workspace "$WS" --workspace-contains-cwd -- /bin/sh -c 'pwd -P; echo d >dplanted'
+		popd >/dev/null || exit 1
+		t_check "sandboxd: run from \$WS/sub, it starts there" "$(run_info); stdout $(head -c 200 "$OUT")" grep -qx "$WS/sub" "$OUT"
+		t_check "sandboxd: ... and writes there (host)" "missing" test -e "$WS/sub/dplanted"
+		pushd "$OTHER" >/dev/null || exit 1
+		sbx --daemon --socket "$DM_SOCK" --workspace "$WS" --workspace-contains-cwd -- /bin/sh -c 'echo d >dplanted'
+		popd >/dev/null || exit 1
+		expect_rc "sandboxd: run from outside the workspace with --workspace-contains-cwd: refused" 125
+		t_check "sandboxd: ... nothing written there (host)" "$OTHER/dplanted exists" test ! -e "$OTHER/dplanted"
 	else
 		t_fail "sandboxd" "did not start: $(tail -c 300 "$DM_LOG")"
 	fi

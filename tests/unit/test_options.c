@@ -121,6 +121,26 @@ int main(void)
         REFUSES("--audit-fd too big", "--audit-fd", "--audit-fd", "99999999999", "--", "sh");
         REFUSES("--audit-file and --audit-fd", "not both", "--audit-file", "/a", "--audit-fd", "3", "--", "sh");
         REFUSES("empty --audit-file", "--audit-file", "--audit-file", "", "--", "sh");
+        r = parse(&o, &e, "--", "sh", NULL);
+        CHECK(G, "no --workspace-contains-cwd by default", r == 0 && !o.workspace_contains_cwd);
+        sbx_options_done(&o);
+        r = parse(&o, &e, "--workspace", "/w", "--workspace-contains-cwd", "--", "sh", NULL);
+        CHECK(G, "--workspace-contains-cwd", r == 0 && o.workspace_contains_cwd);
+        CHECK(G, "--workspace-contains-cwd sets no start directory itself", !o.ask.plan.workdir);
+        sbx_options_done(&o);
+        REFUSES("--workdir is not a flag (sbx-run finds it)", "unknown option", "--workdir", "/w", "--", "sh");
+        {
+                const struct sbx_option *wd = sbx_option_by_bus("workdir");
+                struct sbx_ask a;
+
+                CHECK(G, "workdir: a Run key, not a flag", wd && !wd->cli && sbx_option_bus_type(wd) == 's');
+                sbx_ask_init(&a);
+                CHECK(G, "workdir: an absolute path is taken",
+                      wd && sbx_option_set(&a, wd, "workdir", "/w/src", &e) == 0 && strcmp(a.plan.workdir, "/w/src") == 0);
+                CHECK(G, "workdir: '..' is refused", wd && sbx_option_set(&a, wd, "workdir", "/w/../etc", &e) < 0);
+                CHECK(G, "workdir: relative is refused", wd && sbx_option_set(&a, wd, "workdir", "src", &e) < 0);
+                sbx_ask_done(&a);
+        }
         r = parse(&o, &e, "--help", NULL);
         CHECK(G, "--help needs no command", r == 0 && o.action == SBX_ACTION_HELP);
         sbx_options_done(&o);

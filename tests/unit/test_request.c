@@ -5,6 +5,7 @@
  * LeakSanitizer (this binary is built with ASan) checks every failure path. */
 #include <errno.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "../../lib/cleanup.h"
 #include "../../sandboxd/request.h"
@@ -357,7 +358,7 @@ static void test_mapping(void)
         CHECK(G, "timeout_ms 1500 is 1500 ms", rq.ask.plan.limits.timeout_ms == 1500);
         CHECK(G, "memory mapped", rq.ask.plan.limits.memory == (64u << 20));
         CHECK(G, "pids mapped", rq.ask.plan.limits.pids == 32);
-        CHECK(G, "cpu_seconds mapped", rq.ask.plan.limits.cpu_seconds == 5);
+        CHECK(G, "cpu_seconds mapped", rq.ask.plan.limits.rlimit[RLIMIT_CPU] == 5);
         CHECK(G, "net host mapped", sbx_ask_given(&rq.ask, sbx_option_by_bus("net")) && rq.ask.plan.net == SBX_NET_HOST);
         CHECK(G, "hostname mapped", strcmp(rq.ask.plan.hostname, "box-1") == 0);
         CHECK(G, "env mapped", strcmp(sbx_plan_get_env(&rq.ask.plan, "FOO") ?: "", "bar") == 0);

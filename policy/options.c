@@ -92,6 +92,10 @@ const struct sbx_option sbx_option_table[] = {
           RLIMIT(RLIMIT_FSIZE), .bounds = { 1, UINT64_MAX },
           .help = "largest file a process may write (RLIMIT_FSIZE)",
           .doc = "largest file, e.g. 1G", .example = "1G", .unit = " bytes", .scale = 1 },
+        { .cli = "stack", .metavar = "SIZE", .bus = "stack", .limit = "stack", .kind = SBX_OPT_SIZE,
+          RLIMIT(RLIMIT_STACK), .bounds = { 128u << 10, 1u << 30 },
+          .help = "stack size of each process (RLIMIT_STACK)",
+          .doc = "a stack size from 128K to 1G, e.g. 8M", .example = "8M", .unit = " bytes", .scale = 1 },
 };
 
 const size_t sbx_option_count = ELEMENTSOF(sbx_option_table);

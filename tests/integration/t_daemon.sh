@@ -192,6 +192,10 @@ usbx --workspace "$WS" -- "$WS/probe" membomb 256
 	t_fail "user: the site's max_memory is enforced" "$(run_info); $(head -c 200 "$OUT")"
 usbx --workspace "$WS" --memory 1G -- /bin/true
 ((RC == 126)) && t_ok "user: --memory above the site's max_memory is denied" || t_fail "user: --memory above max_memory" "$(run_info)"
+# A resource limit row (here --stack) reaches the jail through the bus as it does directly.
+usbx --workspace "$WS" --stack 4M -- /bin/sh -c 'ulimit -s'
+((RC == 0)) && [[ $(cat "$OUT") == 4096 ]] && t_ok "user: --stack 4M through sandboxd: the command's stack limit is 4096 KiB" ||
+	t_fail "user: --stack 4M through sandboxd" "$(run_info); $(head -c 200 "$OUT")"
 
 mkdir -p "$T/secret"
 chmod 0700 "$T/secret"

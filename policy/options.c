@@ -157,6 +157,20 @@ char sbx_option_bus_type(const struct sbx_option *o)
         return o->kind <= SBX_OPT_COUNT ? 't' : 's';
 }
 
+bool sbx_option_repeats(const struct sbx_option *o)
+{
+        switch (o->kind) {
+        case SBX_OPT_NET_DENY:
+        case SBX_OPT_BIND_RO:
+        case SBX_OPT_BIND_RW:
+        case SBX_OPT_TMPFS:
+        case SBX_OPT_ENV:
+                return true;
+        default:
+                return false;
+        }
+}
+
 int sbx_option_rlimit(const struct sbx_option *o)
 {
         return o->rlimit ? (int)((o->offset - PLAN(limits.rlimit)) / sizeof(uint64_t)) : -1;
@@ -180,7 +194,7 @@ void sbx_option_bus_keys(char type, char *buf, size_t size)
         for (size_t i = 0; i < sbx_option_count; i++) {
                 const struct sbx_option *o = &sbx_option_table[i];
 
-                if (o->bus && sbx_option_bus_type(o) == type && n < size)
+                if (o->bus && (type == 'a' ? sbx_option_repeats(o) : sbx_option_bus_type(o) == type) && n < size)
                         n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", o->bus);
         }
 }

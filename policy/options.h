@@ -99,7 +99,11 @@ int sbx_option_rlimit(const struct sbx_option *o);
 /* The resource limits the table offers, keyed by their Run key in table order, for
  * lib/plan.h's JSON; the last one's key is NULL. */
 void sbx_option_rlimit_keys(struct sbx_rlimit_key keys[static SBX_RLIMIT_MAX + 1]);
-/* The valid Run keys of @type, comma-separated, for a refusal's hint. */
+/* The row may be given more than once (the mounts, --net-deny's rules, --env): on the
+ * command line as a repeated flag, on the bus as a repeated key or an 'as' array. */
+bool sbx_option_repeats(const struct sbx_option *o);
+/* The valid Run keys of @type, comma-separated, for a refusal's hint; 'a': those that
+ * also take an array ('as'). */
 void sbx_option_bus_keys(char type, char *buf, size_t size);
 
 /* @value, a string from the command line or the bus, into @a.  A number is checked

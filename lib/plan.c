@@ -202,13 +202,15 @@ void sbx_json_strv(FILE *f, const char *name, const struct sbx_strv *l)
         fputc(']', f);
 }
 
-void sbx_plan_to_json(const struct sbx_plan *p, const struct sbx_plan_forecast *fc, FILE *f)
+void sbx_plan_to_json(const struct sbx_plan *p, const struct sbx_plan_forecast *fc, const struct sbx_rlimit_key *rlimits,
+                      FILE *f)
 {
-        sbx_plan_to_json_fields(p, fc, f);
+        sbx_plan_to_json_fields(p, fc, rlimits, f);
         fputs("}\n", f);
 }
 
-void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_forecast *fc, FILE *f)
+void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_forecast *fc,
+                             const struct sbx_rlimit_key *rlimits, FILE *f)
 {
         int abi = fc->landlock_abi;
 
@@ -296,12 +298,12 @@ void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_for
         json_u64_or_null(f, p->limits.memory);
         fputs(",\"pids\":", f);
         json_u64_or_null(f, p->limits.pids);
-        fputs(",\"cpu_seconds\":", f);
-        json_u64_or_null(f, p->limits.cpu_seconds);
-        fputs(",\"nofile\":", f);
-        json_u64_or_null(f, p->limits.nofile);
-        fputs(",\"fsize\":", f);
-        json_u64_or_null(f, p->limits.fsize);
+        for (const struct sbx_rlimit_key *k = rlimits; k->key; k++) {
+                if (k->resource < 0 || k->resource >= SBX_RLIMIT_MAX)
+                        continue;
+                fprintf(f, ",\"%s\":", k->key);
+                json_u64_or_null(f, p->limits.rlimit[k->resource]);
+        }
         fprintf(f, ",\"enforced\":{\"memory\":%s,\"pids\":%s},\"cgroup\":\"%s\"", fc->memory ? "true" : "false",
                 fc->pids ? "true" : "false", fc->cgroup_version == 2 ? "v2" : fc->cgroup_version == 1 ? "v1" : "none");
         fputs("},\"optional\":[", f);

@@ -95,13 +95,23 @@ enum sbx_harden {
         SBX_HARDEN_MDWE = 1u << 2,
 };
 
+/* The kernel's resource limits (RLIM_NLIMITS); a plan may set any of them but
+ * RLIMIT_CORE, which is always 0 (lib/privs.c). */
+#define SBX_RLIMIT_MAX 16
+/* A resource limit's key in --dry-run's JSON, where a plan's limits are shown; the
+ * option table gives them, in its order (policy/options.h: sbx_option_rlimit_keys). */
+struct sbx_rlimit_key {
+        int resource;
+        const char *key;
+};
+
 struct sbx_limits {
         uint64_t timeout_ms;  /* 0: none */
         uint64_t memory;      /* bytes, 0: none */
         uint64_t pids;        /* 0: none */
-        uint64_t cpu_seconds; /* RLIMIT_CPU, 0: none */
-        uint64_t nofile;      /* RLIMIT_NOFILE, 0: inherit */
-        uint64_t fsize;       /* RLIMIT_FSIZE in bytes, 0: inherit */
+        /* setrlimit's, by resource (RLIMIT_CPU, RLIMIT_NOFILE...), 0: inherit; each
+         * one the option table's row (policy/options.c), which names it. */
+        uint64_t rlimit[SBX_RLIMIT_MAX];
         bool memory_explicit; /* asked for by the caller: cannot be weakened */
         bool pids_explicit;
 };
@@ -218,9 +228,13 @@ struct sbx_plan_forecast {
 };
 void sbx_plan_forecast(const struct sbx_plan *p, struct sbx_plan_forecast *fc);
 
-void sbx_plan_to_json(const struct sbx_plan *p, const struct sbx_plan_forecast *fc, FILE *f);
+/* @rlimits: the resource limits shown under "limits" (null where not set), up to one
+ * with a NULL key. */
+void sbx_plan_to_json(const struct sbx_plan *p, const struct sbx_plan_forecast *fc, const struct sbx_rlimit_key *rlimits,
+                      FILE *f);
 /* The same object's fields, left open ("{...") for a caller to add to and close. */
-void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_forecast *fc, FILE *f);
+void sbx_plan_to_json_fields(const struct sbx_plan *p, const struct sbx_plan_forecast *fc,
+                             const struct sbx_rlimit_key *rlimits, FILE *f);
 /* ,"name":["a","b"] (or just the array when @name is NULL). */
 void sbx_json_strv(FILE *f, const char *name, const struct sbx_strv *l);
 

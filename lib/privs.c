@@ -14,6 +14,25 @@
 
 #include "cleanup-cap.h"
 
+_Static_assert(RLIM_NLIMITS == SBX_RLIMIT_MAX, "struct sbx_limits has a slot for every resource limit");
+
+/* For an error message: the kernel's name of a resource limit. */
+static const char *rlimit_name(int resource)
+{
+        static const char *const names[] = {
+                [RLIMIT_CPU] = "RLIMIT_CPU",         [RLIMIT_FSIZE] = "RLIMIT_FSIZE",
+                [RLIMIT_DATA] = "RLIMIT_DATA",       [RLIMIT_STACK] = "RLIMIT_STACK",
+                [RLIMIT_CORE] = "RLIMIT_CORE",       [RLIMIT_RSS] = "RLIMIT_RSS",
+                [RLIMIT_NPROC] = "RLIMIT_NPROC",     [RLIMIT_NOFILE] = "RLIMIT_NOFILE",
+                [RLIMIT_MEMLOCK] = "RLIMIT_MEMLOCK", [RLIMIT_AS] = "RLIMIT_AS",
+                [RLIMIT_LOCKS] = "RLIMIT_LOCKS",     [RLIMIT_SIGPENDING] = "RLIMIT_SIGPENDING",
+                [RLIMIT_MSGQUEUE] = "RLIMIT_MSGQUEUE", [RLIMIT_NICE] = "RLIMIT_NICE",
+                [RLIMIT_RTPRIO] = "RLIMIT_RTPRIO",   [RLIMIT_RTTIME] = "RLIMIT_RTTIME",
+        };
+
+        return resource >= 0 && resource < (int)ELEMENTSOF(names) && names[resource] ? names[resource] : "RLIMIT_?";
+}
+
 /* A limit is a ceiling: where the launcher's own hard limit is already lower, that
  * one stands (raising it would need CAP_SYS_RESOURCE, and would loosen). */
 static int set_rlimit(int resource, rlim_t v, const char *name, struct sbx_error *e)
@@ -111,15 +130,13 @@ int sbx_privs_drop(const struct sbx_plan *p, unsigned *applied, struct sbx_error
         if (syscall(SYS_close_range, 3, ~0u, CLOSE_RANGE_CLOEXEC) < 0)
                 return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "close_range", "", "cannot mark fds close-on-exec");
         /* 2. rlimits, while we may still raise them: no core files (they would hold
-         *    the process's memory in the workspace); CPU time; open files. */
+         *    the process's memory in the workspace); then those the plan sets (CPU
+         *    time, open files...: the option table's rlimit rows). */
         if ((r = set_rlimit(RLIMIT_CORE, 0, "RLIMIT_CORE", e)) < 0)
                 return r;
-        if (p->limits.cpu_seconds && (r = set_rlimit(RLIMIT_CPU, p->limits.cpu_seconds, "RLIMIT_CPU", e)) < 0)
-                return r;
-        if (p->limits.nofile && (r = set_rlimit(RLIMIT_NOFILE, p->limits.nofile, "RLIMIT_NOFILE", e)) < 0)
-                return r;
-        if (p->limits.fsize && (r = set_rlimit(RLIMIT_FSIZE, p->limits.fsize, "RLIMIT_FSIZE", e)) < 0)
-                return r;
+        for (int i = 0; i < SBX_RLIMIT_MAX; i++)
+                if (i != RLIMIT_CORE && p->limits.rlimit[i] && (r = set_rlimit(i, p->limits.rlimit[i], rlimit_name(i), e)) < 0)
+                        return r;
         /* 3-4. bounding and ambient sets: nothing can come back through execve of a
          *      file with capabilities. */
         if ((r = drop_bounding_and_ambient(p->caps, e)) < 0)

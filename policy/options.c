@@ -5,11 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "../lib/cleanup.h"
 #include "../lib/parse.h"
 
 #define PLAN(field) offsetof(struct sbx_plan, field)
+/* A resource limit's row: its value in the plan's slot for RLIMIT_X. */
+#define RLIMIT(resource) .offset = PLAN(limits.rlimit[resource]), .rlimit = true
 #define DEFAULT_EXTRA_TMPFS (64ull << 20)
 #define DEST_RULE "the destination must be absolute, not '/', without '.', '..' or '//'"
 
@@ -84,17 +87,21 @@ const struct sbx_option sbx_option_table[] = {
           .help = "process limit (workspace: 1024)",
           .doc = "from 1 to " SBX_STR(SBX_PIDS_MAX), .example = "256", .unit = "", .scale = 1 },
         { .cli = "cpu", .metavar = "SECONDS", .bus = "cpu_seconds", .limit = "cpu", .kind = SBX_OPT_COUNT,
-          .offset = PLAN(limits.cpu_seconds), .bounds = { 1, 100000000 },
+          RLIMIT(RLIMIT_CPU), .bounds = { 1, 100000000 },
           .help = "CPU-time limit for each process (RLIMIT_CPU)",
           .doc = "whole CPU seconds, e.g. 60", .example = "60", .unit = " s", .scale = 1 },
         { .cli = "nofile", .metavar = "N", .bus = "nofile", .limit = "nofile", .kind = SBX_OPT_COUNT,
-          .offset = PLAN(limits.nofile), .bounds = { 3, 1u << 20 },
+          RLIMIT(RLIMIT_NOFILE), .bounds = { 3, 1u << 20 },
           .help = "open-files limit for each process (RLIMIT_NOFILE)",
           .doc = "open files, from 3 to 1048576", .example = "1024", .unit = "", .scale = 1 },
         { .cli = "fsize", .metavar = "SIZE", .bus = "fsize", .limit = "fsize", .kind = SBX_OPT_SIZE,
-          .offset = PLAN(limits.fsize), .bounds = { 1, UINT64_MAX },
+          RLIMIT(RLIMIT_FSIZE), .bounds = { 1, UINT64_MAX },
           .help = "largest file a process may write (RLIMIT_FSIZE)",
           .doc = "largest file, e.g. 1G", .example = "1G", .unit = " bytes", .scale = 1 },
+        { .cli = "stack", .metavar = "SIZE", .bus = "stack", .limit = "stack", .kind = SBX_OPT_SIZE,
+          RLIMIT(RLIMIT_STACK), .bounds = { 128u << 10, 1u << 30 },
+          .help = "stack size of each process (RLIMIT_STACK)",
+          .doc = "a stack size from 128K to 1G, e.g. 8M", .example = "8M", .unit = " bytes", .scale = 1 },
 };
 
 const size_t sbx_option_count = ELEMENTSOF(sbx_option_table);
@@ -156,6 +163,35 @@ char sbx_option_bus_type(const struct sbx_option *o)
         return o->kind <= SBX_OPT_COUNT ? 't' : 's';
 }
 
+bool sbx_option_repeats(const struct sbx_option *o)
+{
+        switch (o->kind) {
+        case SBX_OPT_NET_DENY:
+        case SBX_OPT_BIND_RO:
+        case SBX_OPT_BIND_RW:
+        case SBX_OPT_TMPFS:
+        case SBX_OPT_ENV:
+                return true;
+        default:
+                return false;
+        }
+}
+
+int sbx_option_rlimit(const struct sbx_option *o)
+{
+        return o->rlimit ? (int)((o->offset - PLAN(limits.rlimit)) / sizeof(uint64_t)) : -1;
+}
+
+void sbx_option_rlimit_keys(struct sbx_rlimit_key keys[static SBX_RLIMIT_MAX + 1])
+{
+        size_t n = 0;
+
+        for (size_t i = 0; i < sbx_option_count && n < SBX_RLIMIT_MAX; i++)
+                if (sbx_option_table[i].rlimit)
+                        keys[n++] = (struct sbx_rlimit_key){ sbx_option_rlimit(&sbx_option_table[i]), sbx_option_table[i].bus };
+        keys[n] = (struct sbx_rlimit_key){ -1, NULL };
+}
+
 void sbx_option_bus_keys(char type, char *buf, size_t size)
 {
         size_t n = 0;
@@ -164,7 +200,7 @@ void sbx_option_bus_keys(char type, char *buf, size_t size)
         for (size_t i = 0; i < sbx_option_count; i++) {
                 const struct sbx_option *o = &sbx_option_table[i];
 
-                if (o->bus && sbx_option_bus_type(o) == type && n < size)
+                if (o->bus && (type == 'a' ? sbx_option_repeats(o) : sbx_option_bus_type(o) == type) && n < size)
                         n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", o->bus);
         }
 }

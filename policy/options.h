@@ -65,6 +65,9 @@ struct sbx_option {
         const char *limit;   /* the key under a profile's limits:; NULL: none */
         enum sbx_opt_kind kind;
         size_t offset;       /* into struct sbx_plan */
+        bool rlimit;         /* a resource limit: offset is limits.rlimit[RLIMIT_X]
+                              * (options.c's RLIMIT()), set by lib/privs.c and shown
+                              * in --dry-run under its Run key */
         struct sbx_bounds bounds;
         const char *doc;     /* what a value looks like: "seconds, e.g. 30 or 1.5" */
         const char *example; /* a value, for the command line's hint: "30" */
@@ -93,7 +96,16 @@ const struct sbx_option *sbx_option_by_cli(const char *flag);
 const struct sbx_option *sbx_option_by_bus(const char *key);
 const struct sbx_option *sbx_option_by_limit(const char *key);
 char sbx_option_bus_type(const struct sbx_option *o);
-/* The valid Run keys of @type, comma-separated, for a refusal's hint. */
+/* The row's resource (RLIMIT_X), or -1 when it is not a resource limit. */
+int sbx_option_rlimit(const struct sbx_option *o);
+/* The resource limits the table offers, keyed by their Run key in table order, for
+ * lib/plan.h's JSON; the last one's key is NULL. */
+void sbx_option_rlimit_keys(struct sbx_rlimit_key keys[static SBX_RLIMIT_MAX + 1]);
+/* The row may be given more than once (the mounts, --net-deny's rules, --env): on the
+ * command line as a repeated flag, on the bus as a repeated key or an 'as' array. */
+bool sbx_option_repeats(const struct sbx_option *o);
+/* The valid Run keys of @type, comma-separated, for a refusal's hint; 'a': those that
+ * also take an array ('as'). */
 void sbx_option_bus_keys(char type, char *buf, size_t size);
 
 /* @value, a string from the command line or the bus, into @a.  A number is checked

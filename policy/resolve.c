@@ -336,10 +336,12 @@ void sbx_profile_to_json(const struct sbx_profile *pr, FILE *f)
         static const char *const modes[] = { "off", "allowlist", "denylist" };
         struct sbx_seccomp_extra x = seccomp_extra(pr);
         const struct sbx_cmd_policy *c = &pr->commands;
+        struct sbx_rlimit_key rlimits[SBX_RLIMIT_MAX + 1];
         struct sbx_plan_forecast fc;
 
         sbx_plan_forecast(&pr->plan, &fc);
-        sbx_plan_to_json_fields(&pr->plan, &fc, f);
+        sbx_option_rlimit_keys(rlimits);
+        sbx_plan_to_json_fields(&pr->plan, &fc, rlimits, f);
         sbx_json_strv(f, "extends_chain", &pr->chain);
         fputs(",\"seccomp\":{\"action\":", f);
         sbx_json_string(f, pr->seccomp_action ? "kill" : "errno");

@@ -101,6 +101,8 @@ static int read_env(sd_bus_message *m, struct sbx_request *rq, struct sbx_error 
 
 static int read_option(sd_bus_message *m, struct sbx_request *rq, const char *key, struct sbx_error *e)
 {
+        const struct sbx_option *o = sbx_option_by_bus(key);
+        bool is_environ = strcmp(key, "environ") == 0;
         char type;
         const char *contents, *s;
         uint64_t u;
@@ -118,13 +120,13 @@ static int read_option(sd_bus_message *m, struct sbx_request *rq, const char *ke
                         return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read '%.64s'", key);
                 return sbx_request_option_u64(rq, key, u, e);
         }
-        if (strcmp(contents, "as") == 0 && (strcmp(key, "ro") == 0 || strcmp(key, "rw") == 0 || strcmp(key, "tmpfs") == 0 ||
-                                            strcmp(key, "environ") == 0)) {
+        /* An array: the caller's environ, or a row that repeats (the table says which). */
+        if (strcmp(contents, "as") == 0 && (is_environ || (o && sbx_option_repeats(o)))) {
                 if ((r = sd_bus_message_enter_container(m, 'v', "as")) < 0 ||
                     (r = sd_bus_message_enter_container(m, 'a', "s")) < 0)
                         return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read '%.64s'", key);
                 while ((r = sd_bus_message_read(m, "s", &s)) > 0)
-                        if ((r = strcmp(key, "environ") == 0 ? sbx_request_environ(rq, s, e) : sbx_request_option_str(rq, key, s, e)) < 0)
+                        if ((r = is_environ ? sbx_request_environ(rq, s, e) : sbx_request_option_str(rq, key, s, e)) < 0)
                                 return r;
                 if (r < 0 || (r = sd_bus_message_exit_container(m)) < 0 || (r = sd_bus_message_exit_container(m)) < 0)
                         return sbx_error_set(e, SBX_STAGE_REQUEST, r < 0 ? -r : EINVAL, "", "", "options: cannot read '%.64s'", key);
@@ -133,7 +135,7 @@ static int read_option(sd_bus_message *m, struct sbx_request *rq, const char *ke
         return sbx_request_option_type_error(key, contents, e);
 }
 
-static int read_options(sd_bus_message *m, struct sbx_request *rq, struct sbx_error *e)
+int api_read_options(sd_bus_message *m, struct sbx_request *rq, struct sbx_error *e)
 {
         const char *key;
         int r;
@@ -150,7 +152,9 @@ static int read_options(sd_bus_message *m, struct sbx_request *rq, struct sbx_er
         }
         if (r < 0)
                 return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: cannot read a{sv}");
-        return sd_bus_message_exit_container(m);
+        if ((r = sd_bus_message_exit_container(m)) < 0)
+                return sbx_error_set(e, SBX_STAGE_REQUEST, -r, "", "", "options: malformed a{sv}");
+        return 0;
 }
 
 /* An fd the jail gets as stdin, stdout or stderr: open, and not a path-only handle. */
@@ -183,7 +187,7 @@ static int read_request(sd_bus_message *m, struct sbx_request *rq, int fds[4], s
         for (int i = 1; i < 4; i++)
                 if ((r = check_stdio(fds[i], names[i], e)) < 0)
                         return r;
-        if ((r = read_options(m, rq, e)) < 0)
+        if ((r = api_read_options(m, rq, e)) < 0)
                 return r;
         return sbx_request_finish(rq, e);
 }

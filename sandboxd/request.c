@@ -132,7 +132,7 @@ int sbx_request_environ(struct sbx_request *rq, const char *entry, struct sbx_er
         return push(&rq->environ, entry, e);
 }
 
-/* The Run key @key of D-Bus type @type, once unless it is a mount. */
+/* The Run key @key of D-Bus type @type, once unless its row repeats. */
 static const struct sbx_option *option_row(struct sbx_request *rq, const char *key, char type, struct sbx_error *e)
 {
         const struct sbx_option *o = sbx_option_by_bus(key);
@@ -146,7 +146,7 @@ static const struct sbx_option *option_row(struct sbx_request *rq, const char *k
                 sbx_error_hint(e, "string options: %s; numbers (t): %s", strings, numbers);
                 return NULL;
         }
-        if (o->kind == SBX_OPT_BIND_RO || o->kind == SBX_OPT_BIND_RW || o->kind == SBX_OPT_TMPFS || o->kind == SBX_OPT_NET_DENY) {
+        if (sbx_option_repeats(o)) {
                 if (rq->n_mounts++ >= SBX_REQ_MAX_MOUNTS) {
                         invalid(e, E2BIG, "options", "more than 64 mounts");
                         return NULL;
@@ -186,12 +186,13 @@ int sbx_request_option_u64(struct sbx_request *rq, const char *key, uint64_t val
 
 int sbx_request_option_type_error(const char *key, const char *type, struct sbx_error *e)
 {
-        char strings[256], numbers[256];
+        char arrays[256], strings[256], numbers[256];
 
+        sbx_option_bus_keys('a', arrays, sizeof(arrays));
         sbx_option_bus_keys('s', strings, sizeof(strings));
         sbx_option_bus_keys('t', numbers, sizeof(numbers));
         sbx_error_set(e, SBX_STAGE_REQUEST, EINVAL, "", "", "options: '%.64s' has the wrong type '%.16s'", key, type);
-        sbx_error_hint(e, "ro, rw, tmpfs, environ: as; %s: s; %s: t", strings, numbers);
+        sbx_error_hint(e, "%s, environ: as; %s: s; %s: t", arrays, strings, numbers);
         return -EINVAL;
 }
 

@@ -39,7 +39,7 @@ int sbx_request_arg(struct sbx_request *rq, const char *arg, struct sbx_error *e
 int sbx_request_env(struct sbx_request *rq, const char *name, const char *value, struct sbx_error *e);
 int sbx_request_environ(struct sbx_request *rq, const char *entry, struct sbx_error *e);
 /* Options: the rows of policy/options.c that have a Run key, strings ('s') or numbers
- * ('t'); the mounts repeat, the others may be given once. */
+ * ('t'); those that repeat (sbx_option_repeats) may be given again, the others once. */
 int sbx_request_option_str(struct sbx_request *rq, const char *key, const char *value, struct sbx_error *e);
 int sbx_request_option_u64(struct sbx_request *rq, const char *key, uint64_t value, struct sbx_error *e);
 /* An option of a D-Bus type no key takes (@type, e.g. "b" or "as" for a number): the

@@ -192,6 +192,10 @@ usbx --workspace "$WS" -- "$WS/probe" membomb 256
 	t_fail "user: the site's max_memory is enforced" "$(run_info); $(head -c 200 "$OUT")"
 usbx --workspace "$WS" --memory 1G -- /bin/true
 ((RC == 126)) && t_ok "user: --memory above the site's max_memory is denied" || t_fail "user: --memory above max_memory" "$(run_info)"
+# A resource limit row (here --stack) reaches the jail through the bus as it does directly.
+usbx --workspace "$WS" --stack 4M -- /bin/sh -c 'ulimit -s'
+((RC == 0)) && [[ $(cat "$OUT") == 4096 ]] && t_ok "user: --stack 4M through sandboxd: the command's stack limit is 4096 KiB" ||
+	t_fail "user: --stack 4M through sandboxd" "$(run_info); $(head -c 200 "$OUT")"
 
 mkdir -p "$T/secret"
 chmod 0700 "$T/secret"
@@ -379,6 +383,20 @@ malformed "profile that does not exist" "" --profile no-such-profile
 # More fds than any call takes: the connection is closed before sd-bus reads them
 # (intake.c); the bounds themselves are t_daemon_dos.sh's.
 malformed "240 fds" "Disconnected" --extra-fds 240
+
+# Which Run keys take an array ('as') is the option table's (sbx_option_repeats):
+# net_deny, which repeats on the command line, arrives as one like ro, rw and tmpfs,
+# each element a rule of its own.
+got=$(timeout 30 "$BUS_CALL" --workspace "$WS" --array "net_deny=gist.github.com,bad rule" "$DM_SOCK" -- /bin/true 2>&1)
+[[ $got == error*InvalidArgs*"deny[1] 'bad?rule'"* ]] && t_ok "net_deny as 'as': each element is a rule (the second, bad, is named)" ||
+	t_fail "net_deny as 'as': each element is a rule" "$(head -c 300 <<<"$got")"
+got=$(timeout 30 "$BUS_CALL" --workspace "$WS" --array "net_deny=gist.github.com,10.0.0.0/8:443" "$DM_SOCK" -- /bin/true 2>&1)
+[[ $got != *"wrong type"* && $got == *"--net-deny needs network: filtered"* ]] &&
+	t_ok "net_deny as 'as': two good rules are read and reach the decision (workspace has no filtered network)" ||
+	t_fail "net_deny as 'as': two good rules are read" "$(head -c 300 <<<"$got")"
+got=$(timeout 30 "$BUS_CALL" --workspace "$WS" --array "net=none" "$DM_SOCK" -- /bin/true 2>&1)
+[[ $got == error*InvalidArgs*"wrong type 'as'"* ]] && t_ok "net (given once) as 'as' is refused as the wrong type" ||
+	t_fail "net as 'as' is refused" "$(head -c 300 <<<"$got")"
 malformed "a stdio fd that cannot be used" "not an open file" --stdout-path
 got=$(setpriv --reuid="$U" --regid="$U" --init-groups "$BUS_CALL" --workspace "$WS" --connections 200 --wait "$DM_SOCK" -- /bin/true 2>&1)
 [[ $got == *"connections "* || $got == error* ]] && t_ok "a flood of one user's connections is cut off" || t_fail "a flood of connections is cut off" "$(head -c 200 <<<"$got")"

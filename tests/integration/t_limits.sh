@@ -74,6 +74,28 @@ expect_rc "--nofile 2 (below 3) refused" 125
 t_check "... with the bounds" "$(head -c 300 "$ERR")" grep -q "from 3 to 1048576" "$ERR"
 sbx --fsize 1M -- sh -c 'head -c 2000000 /dev/zero >"$HOME/big"; wc -c <"$HOME/big"'
 t_check "--fsize 1M: a file stops at 1 MiB" "$(run_info)" test "$(tail -n 1 "$OUT")" = 1048576
+# --stack: a row of the table and nothing else (the plan's rlimit slot, privs.c's loop,
+# --dry-run's JSON and the profile key all follow from it)
+sbx --stack 4M -- sh -c 'ulimit -s'
+t_check "--stack 4M: the command's stack limit is 4096 KiB" "$(run_info)" test "$RC" = 0 -a "$(cat "$OUT")" = 4096
+sbx --stack 4M --dry-run -- true
+t_check "... and --dry-run shows it under limits.stack" "$(head -c 300 "$OUT")" grep -q '"stack":4194304' "$OUT"
+sbx --stack 64K -- true
+expect_rc "--stack 64K (below 128K) refused" 125
+t_check "... with the bounds" "$(head -c 300 "$ERR")" grep -q "from 128K to 1G" "$ERR"
+sbx --stack 2G -- true
+expect_rc "--stack 2G (above 1G) refused" 125
+printf 'extends: workspace\nlimits:\n  stack: 2M\n' >"$T/stack.yaml"
+sbx --profile "$T/stack.yaml" -- sh -c 'ulimit -s'
+t_check "a profile's limits.stack 2M: the command's stack limit is 2048 KiB" "$(run_info)" test "$RC" = 0 -a "$(cat "$OUT")" = 2048
+sbx --profile "$T/stack.yaml" --stack 8M -- true
+expect_rc "--stack 8M above the profile's 2M refused" 125
+t_check "... naming the profile's limit" "$(head -c 300 "$ERR")" grep -q "stack 8388608 bytes exceeds profile 'stack''s limit of 2097152 bytes" "$ERR"
+sbx --profile "$T/stack.yaml" --stack 1M -- sh -c 'ulimit -s'
+t_check "--stack 1M under the profile's 2M narrows it" "$(run_info)" test "$RC" = 0 -a "$(cat "$OUT")" = 1024
+printf 'extends: workspace\nlimits:\n  stack: 4G\n' >"$T/stack-big.yaml"
+sbx --profile "$T/stack-big.yaml" -- true
+expect_rc "a profile's limits.stack 4G (above 1G) refused" 125
 
 # ---- leftovers
 left=$(sbx_cgroups_left "$T/cgroups-before")

@@ -6,8 +6,9 @@
  *   bus-call SOCKET [--profile NAME] [--args N] [--arg-bytes N] [--extra-fds N]
  *                   [--stdout-path] [--signature SIG] [--workspace DIR] [--wait]
  *                   [--connections N] [--hold SECONDS] [--bus] [--become UID:GID]
- *                   [-- ARGV...]
+ *                   [--array KEY=A,B,...]... [-- ARGV...]
  *
+ * --array: a Run option KEY sent as an array ('as') of the comma-separated values.
  * --bus: SOCKET is a bus address (unix:path=…) and bus-call a client of that bus.
  * --become: connect as who runs bus-call (root), then become UID:GID with no
  * supplementary group, and only then call Run (a caller whose credentials changed).
@@ -32,6 +33,8 @@ struct opts {
         int stdout_path, wait, bus; /* bus: SOCKET is a bus address, we are a client on it */
         char **argv;
         int argc;
+        const char *arrays[8];
+        int n_arrays;
 };
 
 static int connect_to(const char *socket, int on_bus, sd_bus **ret)
@@ -87,6 +90,23 @@ static int append_options(sd_bus_message *m, const struct opts *o)
                 r = sd_bus_message_append(m, "{sv}", key, "h", fd);
         }
         close(fd);
+        for (int i = 0; i < o->n_arrays && r >= 0; i++) {
+                char *key = strdup(o->arrays[i]), *v, *save = NULL;
+
+                if (!key || !(v = strchr(key, '='))) {
+                        free(key);
+                        return -EINVAL;
+                }
+                *v++ = '\0';
+                if ((r = sd_bus_message_open_container(m, 'e', "sv")) >= 0 && (r = sd_bus_message_append(m, "s", key)) >= 0 &&
+                    (r = sd_bus_message_open_container(m, 'v', "as")) >= 0 && (r = sd_bus_message_open_container(m, 'a', "s")) >= 0) {
+                        for (char *s = strtok_r(v, ",", &save); s && r >= 0; s = strtok_r(NULL, ",", &save))
+                                r = sd_bus_message_append(m, "s", s);
+                        if (r >= 0 && (r = sd_bus_message_close_container(m)) >= 0 && (r = sd_bus_message_close_container(m)) >= 0)
+                                r = sd_bus_message_close_container(m);
+                }
+                free(key);
+        }
         return r < 0 ? r : sd_bus_message_close_container(m);
 }
 
@@ -145,6 +165,7 @@ static int parse(int argc, char **argv, struct opts *o)
                 { "workspace", required_argument, NULL, 'w' }, { "wait", no_argument, NULL, 'W' },
                 { "connections", required_argument, NULL, 'c' }, { "hold", required_argument, NULL, 'h' },
                 { "bus", no_argument, NULL, 'B' },             { "become", required_argument, NULL, 'u' },
+                { "array", required_argument, NULL, 'A' },
                 {},
         };
         int c;
@@ -164,6 +185,11 @@ static int parse(int argc, char **argv, struct opts *o)
                 case 'h': o->hold = atol(optarg); break;
                 case 'B': o->bus = 1; break;
                 case 'u': o->become = optarg; break;
+                case 'A':
+                        if (o->n_arrays >= 8)
+                                return -1;
+                        o->arrays[o->n_arrays++] = optarg;
+                        break;
                 default: return -1;
                 }
         }

@@ -2,6 +2,7 @@
 /* sbx-run's argv parser: a pure function, tested as one. */
 #include <errno.h>
 #include <stdarg.h>
+#include <sys/resource.h>
 
 #include "../../sbx-run/options.h"
 #include "unit.h"
@@ -98,7 +99,7 @@ int main(void)
         r = parse(&o, &e, "--timeout", "1.5", "--memory", "64M", "--pids", "32", "--cpu", "5", "--net", "host",
                   "--hostname", "box-1", "--json", "--", "sh", NULL);
         CHECK(G, "limits parsed", r == 0 && o.ask.plan.limits.timeout_ms == 1500 && o.ask.plan.limits.memory == (64u << 20) &&
-                                          o.ask.plan.limits.pids == 32 && o.ask.plan.limits.cpu_seconds == 5);
+                                          o.ask.plan.limits.pids == 32 && o.ask.plan.limits.rlimit[RLIMIT_CPU] == 5);
         CHECK(G, "--net host", sbx_ask_given(&o.ask, sbx_option_by_cli("net")) && o.ask.plan.net == SBX_NET_HOST);
         CHECK(G, "--hostname", strcmp(o.ask.plan.hostname, "box-1") == 0);
         CHECK(G, "--json", o.json);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/capability.h>
 #include <unistd.h>
 
@@ -402,8 +403,8 @@ static void test_empty_and_everything(void)
               pr.plan.caps == ((1ull << CAP_NET_BIND_SERVICE) | (1ull << CAP_CHOWN)));
         CHECK(G, "every key: limits",
               pr.plan.limits.timeout_ms == 1500 && pr.plan.limits.memory == 512ull << 20 && pr.plan.limits.pids == 64 &&
-                      pr.plan.limits.cpu_seconds == 60 && pr.plan.limits.nofile == 256 &&
-                      pr.plan.limits.fsize == 1ull << 30);
+                      pr.plan.limits.rlimit[RLIMIT_CPU] == 60 && pr.plan.limits.rlimit[RLIMIT_NOFILE] == 256 &&
+                      pr.plan.limits.rlimit[RLIMIT_FSIZE] == 1ull << 30);
         CHECK(G, "every key: an empty env value", env_is(&pr, "EMPTY", ""));
         CHECK(G, "every key: command rules",
               pr.commands.chmod_modes.n == 2 && pr.commands.kill_targets.n == 1 && pr.commands.git_deny.n == 1 &&
@@ -492,7 +493,7 @@ static void test_shipped(void)
                 const struct sbx_mount *cache = mount_at(&pr, "/var/cache/sbx");
 
                 CHECK(G, "build: limits", pr.plan.limits.pids == 4096 && pr.plan.limits.timeout_ms == 3600000 &&
-                                                  pr.plan.limits.nofile == 65536);
+                                                  pr.plan.limits.rlimit[RLIMIT_NOFILE] == 65536);
                 CHECK(G, "build: memory 75% of RAM",
                       pr.plan.limits.memory == sbx_physical_memory() / 100 * 75 ||
                               pr.plan.limits.memory == sbx_physical_memory() / 4 * 3);
@@ -515,7 +516,7 @@ static void test_shipped(void)
                                                       sbx_strv_contains(&pr.commands.allow, "git") &&
                                                       sbx_strv_contains(&pr.commands.allow, "["));
                 CHECK(G, "strict: limits", pr.plan.limits.pids == 256 && pr.plan.limits.timeout_ms == 600000 &&
-                                                   pr.plan.limits.nofile == 1024 && pr.plan.limits.fsize == 1ull << 30);
+                                                   pr.plan.limits.rlimit[RLIMIT_NOFILE] == 1024 && pr.plan.limits.rlimit[RLIMIT_FSIZE] == 1ull << 30);
                 CHECK(G, "strict: rm.protected with ~ and {workspace}",
                       sbx_strv_contains(&pr.commands.rm_protected, "/") &&
                               sbx_strv_contains(&pr.commands.rm_protected, "/home/u") &&

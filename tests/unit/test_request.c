@@ -5,8 +5,12 @@
  * LeakSanitizer (this binary is built with ASan) checks every failure path. */
 #include <errno.h>
 #include <stdint.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "../../lib/cleanup.h"
+#include "../../sandboxd/api.h"
 #include "../../sandboxd/request.h"
 #include "unit.h"
 
@@ -357,7 +361,7 @@ static void test_mapping(void)
         CHECK(G, "timeout_ms 1500 is 1500 ms", rq.ask.plan.limits.timeout_ms == 1500);
         CHECK(G, "memory mapped", rq.ask.plan.limits.memory == (64u << 20));
         CHECK(G, "pids mapped", rq.ask.plan.limits.pids == 32);
-        CHECK(G, "cpu_seconds mapped", rq.ask.plan.limits.cpu_seconds == 5);
+        CHECK(G, "cpu_seconds mapped", rq.ask.plan.limits.rlimit[RLIMIT_CPU] == 5);
         CHECK(G, "net host mapped", sbx_ask_given(&rq.ask, sbx_option_by_bus("net")) && rq.ask.plan.net == SBX_NET_HOST);
         CHECK(G, "hostname mapped", strcmp(rq.ask.plan.hostname, "box-1") == 0);
         CHECK(G, "env mapped", strcmp(sbx_plan_get_env(&rq.ask.plan, "FOO") ?: "", "bar") == 0);
@@ -537,8 +541,94 @@ static void test_dash_values(void)
         sbx_request_done(&rq);
 }
 
+/* Run's options as sandboxd reads them off the bus (api.c): an a{sv} built on a bus
+ * object that has only begun to connect over a socketpair, sealed as sending would
+ * seal it, rewound and read into a request.  Each entry: a key, and either a string
+ * array (@strv) or a number. */
+struct bus_entry {
+        const char *key;
+        const char *const *strv;
+        uint64_t u;
+};
+
+static int read_bus_options(struct sbx_request *rq, const struct bus_entry *ents, size_t n)
+{
+        static sd_bus *bus;
+        sd_bus_message *m = NULL;
+        int sv[2], r;
+
+        if (!bus && (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 || sd_bus_new(&bus) < 0 ||
+                     sd_bus_set_fd(bus, sv[0], sv[0]) < 0 || sd_bus_start(bus) < 0))
+                return -EIO;
+        r = sd_bus_message_new_method_call(bus, &m, "io.sbx.Sandbox1", "/io/sbx/Sandbox1", "io.sbx.Sandbox1.Manager", "Run");
+        if (r >= 0)
+                r = sd_bus_message_open_container(m, 'a', "{sv}");
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                if ((r = sd_bus_message_open_container(m, 'e', "sv")) < 0 || (r = sd_bus_message_append(m, "s", ents[i].key)) < 0)
+                        break;
+                if (ents[i].strv) {
+                        if ((r = sd_bus_message_open_container(m, 'v', "as")) >= 0 &&
+                            (r = sd_bus_message_append_strv(m, (char **)ents[i].strv)) >= 0)
+                                r = sd_bus_message_close_container(m);
+                } else {
+                        r = sd_bus_message_append(m, "v", "t", ents[i].u);
+                }
+                if (r >= 0)
+                        r = sd_bus_message_close_container(m);
+        }
+        if (r >= 0 && (r = sd_bus_message_close_container(m)) >= 0 && (r = sd_bus_message_seal(m, 1, 0)) >= 0 &&
+            (r = sd_bus_message_rewind(m, true)) >= 0)
+                r = api_read_options(m, rq, err());
+        sd_bus_message_unref(m);
+        return r;
+}
+
+/* Which keys take an array is the table's (sbx_option_repeats): net_deny repeats on
+ * the command line, and arrives as 'as' like ro, rw and tmpfs. */
+static void test_bus_arrays(void)
+{
+        static const char *const rules[] = { "gist.github.com", "10.0.0.0/8:443", NULL };
+        static const char *const ro[] = { "/srv/a", "/srv/b:/b", NULL };
+        static const char *const nets[] = { "none", NULL };
+        static const char *const bad[] = { "gist.github.com", "not a rule", NULL };
+        struct sbx_request rq;
+        int r;
+
+        start(&rq);
+        r = read_bus_options(&rq, (const struct bus_entry[]){ { "net_deny", rules, 0 }, { "ro", ro, 0 } }, 2);
+        CHECK(G, "bus: net_deny as 'as' is read", r == 0);
+        CHECK(G, "... the request gets both rules, in order",
+              rq.ask.plan.net_rules.n == 2 && rq.ask.plan.net_rules.n_deny == 2 &&
+                      rq.ask.plan.net_rules.v[0].kind == SBX_NETRULE_DENY && strcmp(rq.ask.plan.net_rules.v[0].text, "gist.github.com") == 0 &&
+                      strcmp(rq.ask.plan.net_rules.v[1].text, "10.0.0.0/8:443") == 0);
+        CHECK(G, "... and ro as 'as' still both mounts", rq.ask.plan.n_mounts == 2);
+        sbx_request_done(&rq);
+
+        start(&rq);
+        r = read_bus_options(&rq, (const struct bus_entry[]){ { "net_deny", bad, 0 } }, 1);
+        CHECK(G, "bus: a bad rule in a net_deny array is refused, named", r == -EINVAL && strstr(e.msg, "deny[1] 'not?a?rule'"));
+        sbx_request_done(&rq);
+
+        start(&rq);
+        r = read_bus_options(&rq, (const struct bus_entry[]){ { "net", nets, 0 } }, 1);
+        CHECK(G, "bus: net (given once) as 'as' is refused as the wrong type", refused(r, EINVAL, "wrong type 'as'"));
+        CHECK(G, "... its hint lists the keys that take 'as' from the table",
+              strstr(e.hint, "ro, rw, tmpfs, net_deny, environ: as") != NULL);
+        sbx_request_done(&rq);
+
+        start(&rq);
+        r = read_bus_options(&rq, (const struct bus_entry[]){ { "stack", NULL, 8u << 20 } }, 1);
+        CHECK(G, "bus: stack (t) is a resource limit row", r == 0 && rq.ask.plan.limits.rlimit[RLIMIT_STACK] == 8u << 20);
+        sbx_request_done(&rq);
+        start(&rq);
+        r = read_bus_options(&rq, (const struct bus_entry[]){ { "stack", NULL, 2ull << 30 } }, 1);
+        CHECK(G, "bus: stack 2G is out of its bounds", r == -EINVAL && strstr(e.msg, "stack"));
+        sbx_request_done(&rq);
+}
+
 int main(void)
 {
+        test_bus_arrays();
         test_profile();
         test_args();
         test_env();

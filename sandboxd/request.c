@@ -148,7 +148,7 @@ static const struct sbx_option *option_row(struct sbx_request *rq, const char *k
         }
         if (sbx_option_repeats(o)) {
                 if (rq->n_mounts++ >= SBX_REQ_MAX_MOUNTS) {
-                        invalid(e, E2BIG, "options", "more than 64 mounts");
+                        invalid(e, E2BIG, "options", "more than 64 binds, tmpfs mounts and network deny rules together");
                         return NULL;
                 }
         } else if (sbx_ask_given(&rq->ask, o)) {

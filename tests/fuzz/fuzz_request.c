@@ -34,7 +34,8 @@ enum { OP_PROFILE, OP_ARG, OP_ENV, OP_ENVIRON, OP_OPTION_STR, OP_OPTION_U64, N_O
 
 static const char *const keys[] = {
         "ro", "rw", "tmpfs", "net", "hostname", "timeout_ms", "memory", "pids", "cpu_seconds",
-        "environ", "workspace", "profile", "env", "help", "socket", "daemon", "timeout", "",
+        "environ", "workspace", "profile", "env", "help", "socket", "daemon", "timeout", "stack", "net_deny",
+        "nofile", "fsize", "workdir", "",
 };
 
 struct input {

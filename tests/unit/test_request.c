@@ -236,7 +236,7 @@ static void test_mount_bound(void)
 
                 r = sbx_request_option_str(&rq, keys[k], "/srv/more", err());
                 snprintf(what, sizeof(what), "a 65th mount refused (%s)", keys[k]);
-                CHECK(G, what, refused(r, E2BIG, "64 mounts") && rq.ask.plan.n_mounts == 64);
+                CHECK(G, what, refused(r, E2BIG, "64 binds, tmpfs mounts and network deny rules") && rq.ask.plan.n_mounts == 64);
         }
         r = sbx_request_finish(&rq, err());
         CHECK(G, "64 mounts reach the plan", r == 0 && rq.ask.plan.n_mounts == 64);

@@ -57,6 +57,8 @@ void eg_conn_free(struct eg_conn *c)
         closep(&c->up.pipe[1]);
         closep(&c->down.pipe[0]);
         closep(&c->down.pipe[1]);
+        c->b->grown_pipes -= (unsigned)c->up.grown + (unsigned)c->down.grown;
+        c->up.grown = c->down.grown = false;
         if (c->resolving) { /* the lookup's callback frees it */
                 c->dead = true;
                 return;

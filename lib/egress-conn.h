@@ -15,8 +15,10 @@ enum conn_kind { K_TLS, K_HTTP, K_RAW, K_CONNECT, K_SOCKS, K_ABSOLUTE, K_LOCAL, 
 
 struct dir {
         int pipe[2];
+        size_t cap;     /* the pipe's size */
         size_t pending; /* bytes in the pipe */
         bool eof, shut;
+        bool grown; /* one of the broker's BULK_PIPES (egress-relay.c) */
         uint64_t bytes;
 };
 

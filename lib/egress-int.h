@@ -60,6 +60,7 @@ struct eg_broker {
                 sd_event_source *src;
         } ares_fds[16];
         size_t n_conns;
+        unsigned grown_pipes; /* relay pipes made larger for bulk transfers (egress-relay.c) */
         size_t max_conns;      /* what the fd limit has room for (egress-conn.c); 0: not yet */
         struct eg_conn *conns; /* open connections (egress-conn.c), for the end of the run */
         struct eg_summary summary;

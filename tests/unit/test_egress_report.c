@@ -181,6 +181,8 @@ static void hostile_rows(void)
         row("two.example", 443, true, "", 1);
         memset(&s.rows[0].allowed, 2, sizeof(s.rows[0].allowed));
         CHECK(G, "a row whose verdict is neither allowed nor denied: malformed", strcmp(json(sent()), MALFORMED) == 0);
+        s.n_rows = 0;
+        s.dropped = 0;
 }
 
 int main(void)

@@ -371,12 +371,22 @@ static void write_record(struct sbx_egress *eg, const char *msg, size_t n)
 void sbx_egress_read(struct sbx_egress *eg)
 {
         char buf[sizeof(uint32_t) + EG_RECORD_MAX];
-        size_t n;
 
-        /* A bounded batch: the supervision loop (timeouts, signals) runs between. */
-        for (int i = 0; i < 64 && (n = next_message(eg, buf, sizeof(buf))) > 0; i++)
-                if (is_record(buf, n))
-                        write_record(eg, buf, n);
+        /* A bounded batch: the supervision loop (timeouts, signals) runs between.  A
+         * broker that is gone (end of file, an error) is not polled again: its
+         * socket's hangup would wake the loop at once, forever. */
+        for (int i = 0; i < 64; i++) {
+                ssize_t n = recv(eg->sock, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC);
+
+                if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                        return;
+                if (n <= 0) {
+                        eg->hung_up = true;
+                        return;
+                }
+                if (is_record(buf, (size_t)n))
+                        write_record(eg, buf, (size_t)n);
+        }
 }
 
 void sbx_egress_finish(struct sbx_egress *eg, char *summary, size_t size)

@@ -14,7 +14,7 @@ AUDIT=$T/audit.jsonl
 broker_of() {
 	local c
 	for c in $(pgrep -P "$1"); do
-		[[ $(readlink "/proc/$c/ns/pid") == $(readlink /proc/self/ns/pid) ]] && echo "$c"
+		[[ $(readlink "/proc/$c/ns/pid") == "$(readlink /proc/self/ns/pid)" ]] && echo "$c"
 	done
 }
 cpu_ticks() { # PID: utime + stime

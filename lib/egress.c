@@ -25,6 +25,7 @@
 #include "cleanup-cap.h"
 #include "cleanup.h"
 #include "egress-int.h"
+#include "landlock.h"
 
 #define FINISH_MS 2000 /* for the summary, after the jail is gone */
 
@@ -217,6 +218,17 @@ int eg_drop_privileges(const struct sbx_plan *p)
                 r = -1;
         if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 r = -1;
+        /* It runs as its user, on the host: one a parser bug handed to the jail must not
+         * have that user's files (~/.ssh, to send out over the host's network) nor run
+         * anything.  What it still reads: the resolver's files and the system's. */
+        if (p && r == 0) {
+                static const char *const readable[] = { "/etc", "/usr", "/run/systemd/resolve", "/run/resolvconf",
+                                                        "/dev/urandom", "/dev/null" };
+                struct sbx_error e = { 0 };
+
+                if (sbx_landlock_read_only(readable, ELEMENTSOF(readable), &e) < 0)
+                        r = -1;
+        }
         return r;
 }
 

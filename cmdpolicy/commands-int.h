@@ -75,6 +75,9 @@ struct sbx_cmd_ctx {
         bool any_value; /* the line sources a file, which may set any variable */
         const char *placeholder; /* the innermost wrapper's, while checking what it runs */
         struct sbx_strv funcs; /* functions the line defines: calling one runs no program */
+        unsigned func_stdin;   /* SBX_CMD_SHELL_STDIN, _PROG_STDIN: some command of the line
+                                * reads code from the stdin it inherits, which a function's
+                                * body passes on from each call (commands.c) */
         char why[160];  /* the detail of a judgement, for the reason */
 };
 

@@ -704,7 +704,19 @@ static int check_script(struct sbx_cmd_ctx *c, const struct sbx_sh_script *sc, b
                         r = sbx_cmd_check_assignment(c, &cmd->words[j], cmd->text);
                 if (r >= 0)
                         r = sbx_cmd_check_words(c, sbx_sh_argv(cmd), sbx_sh_argc(cmd), cmd->text, &shell_how, &info[i]);
+                if (sbx_sh_stdin_of(sc, i) == SBX_SH_STDIN_SHELL)
+                        c->func_stdin |= info[i] & (SBX_CMD_SHELL_STDIN | SBX_CMD_PROG_STDIN);
         }
+        /* A call of a function defined here gives its body the call's stdin: when some
+         * command reads code from the stdin it inherits (a body's `bash`), each call
+         * reads code from its own, which the pipe rules then check (f() { bash; };
+         * curl … | f).  Which body a command stands in is not kept: any such command
+         * counts for every call. */
+        /* (c->func_stdin: across the line's nested scripts too, export -f f; … | bash -c f) */
+        for (size_t i = value; i < sc->n_cmds && c->func_stdin && c->funcs.n; i++)
+                if (sc->cmds[i].kind == SBX_SH_SIMPLE && sbx_sh_argc(&sc->cmds[i]) &&
+                    sbx_strv_contains(&c->funcs, sbx_sh_argv(&sc->cmds[i])[0].text))
+                        info[i] |= c->func_stdin;
         /* what bash evaluates again: arithmetic, ${…}, array elements, {NAME}> */
         for (size_t i = 0; i < sc->n_exprs && r >= 0 && !c->denied; i++)
                 r = sbx_bash_expr(c, &sc->exprs[i], &sc->cmds[sc->exprs[i].owner - 1]);

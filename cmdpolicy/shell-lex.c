@@ -392,9 +392,18 @@ static int expansion(struct parser *ps, size_t owner, struct word *w, bool dq)
                 r = scan_backquote(ps, owner, dq);
                 r = r < 0 ? r : 1;
         } else if (at(in, 0) == '<' || at(in, 0) == '>') {
+                bool out = at(in, 0) == '>';
+                size_t first = ps->sc->n_pipes;
+
                 in->pos += 2;
                 r = scan_cmdsub(ps, owner, start);
                 w->flags |= SBX_SH_PROCSUB;
+                /* >(…): its commands read what the command it belongs to writes, a
+                 * pipe, whatever the stdin of that command is. */
+                for (size_t k = first; out && r >= 0 && k < ps->sc->n_pipes; k++)
+                        if (ps->sc->pipes[k].up == ps->sc->pipes[first].up &&
+                            ps->sc->pipes[k].up_pos == ps->sc->pipes[first].up_pos && ps->sc->pipes[k].in == SBX_SH_STDIN_SHELL)
+                                ps->sc->pipes[k].in = SBX_SH_STDIN_PIPE;
                 r = r < 0 ? r : 1;
         } else {
                 r = scan_dollar(ps, owner, dq);

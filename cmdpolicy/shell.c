@@ -760,7 +760,10 @@ static int keyword(struct parser *ps, struct level *lv)
                 r = function_header(ps, lv);
         else if (strcmp(kw, "[[") == 0)
                 r = cond(ps, lv, start);
-        /* "!" and "coproc" only prefix the command that follows. */
+        /* "!" and "coproc" only prefix the command that follows; a coprocess reads a
+         * pipe the shell writes into (>&${COPROC[1]}), whatever the line's stdin. */
+        else if (strcmp(kw, "coproc") == 0 && lv->pid < ps->sc->n_pipes && ps->sc->pipes[lv->pid].in == SBX_SH_STDIN_SHELL)
+                ps->sc->pipes[lv->pid].in = SBX_SH_STDIN_PIPE;
         return r < 0 ? r : 1;
 }
 

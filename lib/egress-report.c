@@ -27,7 +27,12 @@ static bool readable(struct eg_summary *s, size_t n)
                 return false;
         for (size_t i = 0; i < s->n_rows; i++) {
                 struct eg_summary_row *r = &s->rows[i];
+                unsigned char verdict;
 
+                /* A bool's byte read as what it is: 2 would be neither list. */
+                memcpy(&verdict, &r->allowed, sizeof(verdict));
+                if (verdict > 1)
+                        return false;
                 if (!memchr(r->host, '\0', sizeof(r->host)) || !memchr(r->code, '\0', sizeof(r->code)) ||
                     !memchr(r->reason, '\0', sizeof(r->reason)))
                         return false;

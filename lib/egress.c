@@ -25,6 +25,7 @@
 #include "cleanup-cap.h"
 #include "cleanup.h"
 #include "egress-int.h"
+#include "landlock.h"
 
 #define FINISH_MS 2000 /* for the summary, after the jail is gone */
 
@@ -217,6 +218,17 @@ int eg_drop_privileges(const struct sbx_plan *p)
                 r = -1;
         if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 r = -1;
+        /* It runs as its user, on the host: one a parser bug handed to the jail must not
+         * have that user's files (~/.ssh, to send out over the host's network) nor run
+         * anything.  What it still reads: the resolver's files and the system's. */
+        if (p && r == 0) {
+                static const char *const readable[] = { "/etc", "/usr", "/run/systemd/resolve", "/run/resolvconf",
+                                                        "/dev/urandom", "/dev/null" };
+                struct sbx_error e = { 0 };
+
+                if (sbx_landlock_read_only(readable, ELEMENTSOF(readable), &e) < 0)
+                        r = -1;
+        }
         return r;
 }
 
@@ -371,12 +383,22 @@ static void write_record(struct sbx_egress *eg, const char *msg, size_t n)
 void sbx_egress_read(struct sbx_egress *eg)
 {
         char buf[sizeof(uint32_t) + EG_RECORD_MAX];
-        size_t n;
 
-        /* A bounded batch: the supervision loop (timeouts, signals) runs between. */
-        for (int i = 0; i < 64 && (n = next_message(eg, buf, sizeof(buf))) > 0; i++)
-                if (is_record(buf, n))
-                        write_record(eg, buf, n);
+        /* A bounded batch: the supervision loop (timeouts, signals) runs between.  A
+         * broker that is gone (end of file, an error) is not polled again: its
+         * socket's hangup would wake the loop at once, forever. */
+        for (int i = 0; i < 64; i++) {
+                ssize_t n = recv(eg->sock, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC);
+
+                if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                        return;
+                if (n <= 0) {
+                        eg->hung_up = true;
+                        return;
+                }
+                if (is_record(buf, (size_t)n))
+                        write_record(eg, buf, (size_t)n);
+        }
 }
 
 void sbx_egress_finish(struct sbx_egress *eg, char *summary, size_t size)

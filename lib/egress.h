@@ -83,6 +83,7 @@ struct sbx_egress {
         const struct sbx_plan *p;
         uint64_t audit_window_ms; /* the launcher's own bound on what it writes there */
         unsigned audit_in_window;
+        bool hung_up; /* the broker closed its end (or died): nothing more to poll for */
         struct sbx_egress_port {
                 int fd;
                 uint16_t port;

@@ -493,7 +493,8 @@ static void supervise(struct supervision *s, struct sbx_result *res)
                         { .fd = s->sigfd, .events = POLLIN },
                         { .fd = s->sync_closed ? -1 : s->sync_fd, .events = POLLIN },
                         { .fd = s->control_fd, .events = POLLIN },
-                        { .fd = s->egress && s->egress->audit_fd >= 0 ? s->egress->sock : -1, .events = POLLIN },
+                        { .fd = s->egress && s->egress->audit_fd >= 0 && !s->egress->hung_up ? s->egress->sock : -1,
+                          .events = POLLIN },
                 };
                 int timeout = -1;
 
@@ -514,7 +515,7 @@ static void supervise(struct supervision *s, struct sbx_result *res)
                 }
                 if (pfd[3].revents)
                         read_control(s);
-                if (pfd[4].revents & POLLIN)
+                if (pfd[4].revents) /* POLLHUP alone too: it says so there */
                         sbx_egress_read(s->egress);
                 if (s->sync_fd >= 0 && (pfd[2].revents & (POLLIN | POLLHUP)))
                         read_messages(s, res);

@@ -198,3 +198,30 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, unsign
         *applied |= SBX_APPLIED_LANDLOCK; /* enforced, with its rules: weakened or not, in force */
         return what[0] ? 1 : 0;
 }
+
+int sbx_landlock_read_only(const char *const *paths, size_t n, struct sbx_error *e)
+{
+        struct sbx_ruleset_attr attr = { 0 };
+        _cleanup_close_ int ruleset = -1;
+        int abi = sbx_landlock_abi();
+
+        if (abi < 1)
+                return 1;
+        attr.handled_access_fs = TREE_V1 | (abi >= 2 ? LANDLOCK_ACCESS_FS_REFER : 0) |
+                                 (abi >= 3 ? LANDLOCK_ACCESS_FS_TRUNCATE : 0);
+        ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, offsetof(struct sbx_ruleset_attr, handled_access_net), 0);
+        if (ruleset < 0)
+                return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "landlock_create_ruleset", "", "cannot create ruleset");
+        for (size_t i = 0; i < n; i++) {
+                struct sbx_error ignored = { 0 };
+                int r = add_rule(ruleset, paths[i], LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR,
+                                 attr.handled_access_fs, &ignored);
+
+                /* A path this host does not have needs no rule. */
+                if (r < 0 && r != -ENOENT)
+                        return sbx_error_set(e, SBX_STAGE_LANDLOCK, -r, "landlock_add_rule", paths[i], "cannot add rule");
+        }
+        if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
+                return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "landlock_restrict_self", "", "cannot enforce ruleset");
+        return 0;
+}

@@ -24,3 +24,9 @@ int sbx_landlock_scope(struct sbx_error *e);
 
 /* The kernel's Landlock ABI version, 0 when it has none. */
 int sbx_landlock_abi(void);
+
+/* The calling process and what it starts from now on: every path read-only below
+ * @paths (those missing are skipped), nothing written, made or executed anywhere
+ * (the egress broker, outside the jail).  0, 1 when the kernel has no Landlock, or
+ * -errno with @e.  Needs no_new_privs (or CAP_SYS_ADMIN). */
+int sbx_landlock_read_only(const char *const *paths, size_t n, struct sbx_error *e);

@@ -101,6 +101,13 @@ int sbx_privs_switch_ids(const struct sbx_plan *p, struct sbx_error *e)
                 return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "setresgid", "", "cannot take the caller's gid %u", (unsigned)p->gid);
         if (setresuid(p->uid, p->uid, p->uid) < 0)
                 return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "setresuid", "", "cannot take the caller's uid %u", (unsigned)p->uid);
+        /* The switch made it as dumpable as fs.suid_dumpable says (1: the caller may
+         * trace it).  Whatever switched still holds what the caller must not reach
+         * until its execve: the jail's sockets, sandboxd's report socket and audit
+         * file (close-on-exec, not yet closed).  The command's execve makes it
+         * dumpable again, without them. */
+        if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "prctl", "PR_SET_DUMPABLE", "cannot make it undumpable after the id switch");
         return 0;
 }
 

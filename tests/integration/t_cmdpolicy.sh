@@ -71,6 +71,16 @@ forms=(
 	"awkfd3|awk -f /dev/fd/3 3<<< 'BEGIN { system(\"dd if=/dev/zero of=m-awkfd3 bs=1 count=1\") }'"
 	"makesub|make -f <(printf 'all:;dd if=/dev/zero of=m-makesub bs=1 count=1\n')"
 	"makevar|x=/dev/stdin; make -f \$x <<< \$'all:\n\tdd if=/dev/zero of=m-makevar bs=1 count=1'"
+	# code fed to a shell by the line's own output (>(…)'s stdin is a pipe from the
+	# command it is an argument or redirection of), or by a function's caller
+	"procout|echo 'dd if=/dev/zero of=m-procout bs=1 count=1' > >(bash); sleep 1"
+	"procoutlist|echo 'dd if=/dev/zero of=m-procoutlist bs=1 count=1' 2> >(true; sh) >&2; sleep 1"
+	"funcpipe|f() { bash; }; echo 'dd if=/dev/zero of=m-funcpipe bs=1 count=1' | f"
+	"funcstr|f() { sh -s; }; f <<< 'dd if=/dev/zero of=m-funcstr bs=1 count=1'"
+	# a coprocess reads what the shell writes into it; an exported function's body
+	# reads the stdin of the bash -c that calls it
+	"coproc|coproc bash; echo 'dd if=/dev/zero of=m-coproc bs=1 count=1' >&\${COPROC[1]}; sleep 1"
+	"funcexp|f() { bash; }; export -f f; echo 'dd if=/dev/zero of=m-funcexp bs=1 count=1' | bash -c f"
 )
 # socat's EXEC: and SYSTEM: addresses run a command.
 if command -v socat >/dev/null; then

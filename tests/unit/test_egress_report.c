@@ -12,6 +12,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "../../lib/egress-int.h"
 #include "unit.h"
 
@@ -123,9 +125,70 @@ static void records(void)
         close(fd);
 }
 
+/* The whole --json line the launcher would print around @out parses, and holds no
+ * key but "allowed", "denied", "more" and "error" at its top. */
+static bool one_object(void)
+{
+        char line[SBX_EGRESS_SUMMARY_MAX + 4];
+        struct json_object *o;
+        bool ok = true;
+
+        snprintf(line, sizeof(line), "{%s}", out);
+        o = json_tokener_parse(line);
+        if (!o || !json_object_is_type(o, json_type_object)) {
+                json_object_put(o);
+                return false;
+        }
+        json_object_object_foreach(o, key, val)
+        {
+                (void)val;
+                if (strcmp(key, "allowed") && strcmp(key, "denied") && strcmp(key, "more") && strcmp(key, "error"))
+                        ok = false;
+        }
+        json_object_put(o);
+        return ok;
+}
+
+/* A broker taken over sends rows of its choosing: every string at its longest, each
+ * byte one that escapes to six ("\u0001"), a bool that is neither. */
+static void hostile_rows(void)
+{
+        s.kind = EG_MSG_SUMMARY;
+        s.dropped = 0;
+        s.n_rows = 0;
+        row("x", 443, false, "", 1);
+        memset(s.rows[0].host, 1, sizeof(s.rows[0].host) - 1);
+        memset(s.rows[0].code, 1, sizeof(s.rows[0].code) - 1);
+        memset(s.rows[0].reason, 1, sizeof(s.rows[0].reason) - 1);
+        row("\"}],\"status\":0,\"x\":[{\"", 80, false, "\"}],\"status\":0,\"y\":{\"", 1);
+        json(sent());
+        CHECK(G, "a row whose escaped JSON outgrows the row buffer: the line is still one object of our keys",
+              one_object() && !strstr(out, "\"status\":0"));
+
+        s.n_rows = 0;
+        for (int i = 0; i < EG_SUMMARY_ROWS; i++) {
+                row("x", (uint16_t)i, i % 2, "", 1);
+                memset(s.rows[i].host, i % 3 ? 1 : '"', sizeof(s.rows[i].host) - 1);
+                memset(s.rows[i].code, '\\', sizeof(s.rows[i].code) - 1);
+                memset(s.rows[i].reason, 0x7f, sizeof(s.rows[i].reason) - 1);
+        }
+        s.dropped = 0xffffffffu;
+        json(sent());
+        CHECK(G, "a full table of the longest escapes: one object, closed", one_object());
+
+        s.n_rows = 0;
+        s.dropped = 0;
+        row("two.example", 443, true, "", 1);
+        memset(&s.rows[0].allowed, 2, sizeof(s.rows[0].allowed));
+        CHECK(G, "a row whose verdict is neither allowed nor denied: malformed", strcmp(json(sent()), MALFORMED) == 0);
+        s.n_rows = 0;
+        s.dropped = 0;
+}
+
 int main(void)
 {
         records();
+        hostile_rows();
         s.kind = EG_MSG_SUMMARY;
         row("example.com", 443, true, "", 2);
         row("evil.example", 80, false, "denied", 1);

@@ -191,7 +191,20 @@ _Noreturn static void fail(int sync_fd, struct sbx_error *e)
         sbx_sync_fail(sync_fd, e);
 }
 
-/* The plan's environment, TMPDIR the private directory. */
+/* A variable naming one of the plan's tmpfs (HOME=/tmp): that tmpfs is not made
+ * here, the private directory stands in for it. */
+static bool names_tmpfs(const struct sbx_plan *p, const char *var)
+{
+        const char *value = strchr(var, '=');
+
+        for (size_t i = 0; value && i < p->n_mounts; i++)
+                if (p->mounts[i].kind == SBX_MOUNT_TMPFS && strcmp(p->mounts[i].dest, value + 1) == 0)
+                        return true;
+        return false;
+}
+
+/* The plan's environment, TMPDIR the private directory, and so is every variable
+ * that named a tmpfs of the plan. */
 static char **environment(const struct sbx_plan *p, const char *tmpdir)
 {
         char **env = calloc(p->n_env + 2, sizeof(char *));
@@ -199,9 +212,16 @@ static char **environment(const struct sbx_plan *p, const char *tmpdir)
 
         if (!env || asprintf(&env[n++], "TMPDIR=%s", tmpdir) < 0)
                 return NULL;
-        for (size_t i = 0; i < p->n_env; i++)
-                if (strncmp(p->env[i], "TMPDIR=", 7) != 0)
+        for (size_t i = 0; i < p->n_env; i++) {
+                const char *eq = strchr(p->env[i], '=');
+
+                if (strncmp(p->env[i], "TMPDIR=", 7) == 0 || !eq)
+                        continue;
+                if (!names_tmpfs(p, p->env[i]))
                         env[n++] = p->env[i];
+                else if (asprintf(&env[n++], "%.*s=%s", (int)(eq - p->env[i]), p->env[i], tmpdir) < 0)
+                        return NULL;
+        }
         env[n] = NULL;
         return env;
 }

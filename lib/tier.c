@@ -161,7 +161,7 @@ void sbx_tier_fallback(const struct sbx_probe *pr, const struct sbx_plan *p, enu
         add_sub(c, "ipc", "none", "no SysV IPC, no message queue (seccomp)");
         add_sub(c, "uts", "shared", "no UTS namespace");
         add_sub(c, "unix", "pairs-only", "no connect broker: socketpair only");
-        add_sub(c, "tmp", "private", "TMPDIR private, removed after; /tmp read-only");
+        add_sub(c, "tmp", "private", "TMPDIR (and HOME=/tmp) private, removed after; /tmp read-only");
         if (p->uid == 0)
                 add_sub(c, "identity", "uid0-no-caps", "no user namespace to map root");
         (void)pr;

@@ -222,6 +222,8 @@ if [[ $(cat "$T/user-moby/podman.rc") == 0 ]]; then
 	t_check "user-moby: --doctor predicts tier refuse" "tier=$got; $(tr '\n' '|' <"$T/user-moby/doctor.txt" | head -c 600)" test "$got" = refuse
 	t_check "user-moby: --doctor exits 125" "rc=$(cat "$T/user-moby/doctor.rc")" test "$(cat "$T/user-moby/doctor.rc")" = 125
 	refused "user-moby, min_tier container-userns" "$T/user-moby/status" "CLONE_NEWUSER"
+	t_check "user-moby: the namespace-less tier is offered, never taken (min_tier: landlock)" "hint: $(jkey "$T/user-moby/status.err" error.hint)" \
+		grep -qF "min_tier: landlock accepts the namespace-less tier" <<<"$(jkey "$T/user-moby/status.err" error.hint)"
 	t_check "user-moby: the probe never ran" "$(head -c 200 "$T/user-moby/status")" test ! -s "$T/user-moby/status"
 else
 	t_fail "user-moby: the container ran" "podman: $(tail -c 400 "$T/user-moby/podman.out" | tr '\n' '|')"
@@ -264,11 +266,11 @@ L=$(cat /out/listener.pid)
 cat "$HOME/secret" >/out/control-home 2>&1
 kill -0 "$L" && echo ok >/out/control-kill
 head -c 5 /proc/$L/environ >/dev/null && echo ok >/out/control-environ
-/sbx/sbx-run --profile $P --json -- /ws/probe status >/out/status 2>/out/status.err; echo $? >/out/status.rc
+/sbx/sbx-run --profile $P --json --audit-file /out/audit.jsonl -- /ws/probe status >/out/status 2>/out/status.err; echo $? >/out/status.rc
 /sbx/sbx-run --profile $P -- /ws/probe write /ws/ll-inside >/out/w-in 2>&1
 /sbx/sbx-run --profile $P -- /ws/probe write /out/ll-escape >/out/w-out 2>&1
 /sbx/sbx-run --profile $P -- /ws/probe write /tmp/ll-escape >/out/w-tmp 2>&1
-/sbx/sbx-run --profile $P -- /bin/sh -c 'echo x >"$TMPDIR/t" && cat "$TMPDIR/t" && echo "$TMPDIR"' >/out/tmpdir 2>&1
+/sbx/sbx-run --profile $P -- /bin/sh -c 'echo x >"$TMPDIR/t" && cat "$TMPDIR/t" && echo "HOME=$HOME" && echo "$TMPDIR"' >/out/tmpdir 2>&1
 /sbx/sbx-run --profile $P --env HOME="$HOME" -- /ws/probe read "$HOME/secret" >/out/r-home 2>&1
 /sbx/sbx-run --profile $P -- /ws/probe kill "$L" 0 >/out/kill 2>&1
 /sbx/sbx-run --profile $P -- /ws/probe read /proc/$L/environ >/out/environ 2>&1
@@ -331,6 +333,9 @@ if [[ $(cat "$d/podman.rc") == 0 ]]; then
 	got=$("$PYTHON" -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(",".join(s["feature"]+"="+s["with"] for s in o["substitutions"]))' "$d/status.err")
 	t_check "user-moby-ll: --json names every substitution" "got '$got'" \
 		test "$got" = "pid=shared,mount=landlock,net=landlock,proc=host,ipc=none,uts=shared,unix=pairs-only,tmp=private"
+	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit.jsonl" | tail -n 1)
+	t_check "user-moby-ll: the audit record names the tier and its substitutions" "record: $rec" \
+		bash -c 'grep -q "\"SBX_TIER\":\"landlock\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"pid=shared (P1 [^)]*); mount=landlock" <<<"$1" && grep -q "unix=pairs-only" <<<"$1"' sh "$rec"
 	applied=$(jkey "$d/status.err" applied)
 	for step in landlock seccomp caps-dropped no_new_privs; do
 		t_check "user-moby-ll: --json applied has $step" "applied=$applied" grep -q "\"$step\"" <<<"$applied"
@@ -352,6 +357,7 @@ if [[ $(cat "$d/podman.rc") == 0 ]]; then
 	t_check "... nothing appeared in /tmp (host side)" "" test ! -e "$ROOTFS/tmp/ll-escape"
 	t_check "user-moby-ll: the private TMPDIR is writable" "$(cat "$d/tmpdir")" grep -q "^x$" "$d/tmpdir"
 	tdir=$(tail -n 1 "$d/tmpdir")
+	t_check "user-moby-ll: the profile's HOME=/tmp (a tmpfs in a full jail) is the private TMPDIR" "$(cat "$d/tmpdir")" grep -qx "HOME=$tdir" "$d/tmpdir"
 	t_check "... and removed after the run (host side: $tdir)" "" test ! -e "$ROOTFS$tdir"
 	t_check "... and was not /tmp itself" "$tdir" test "${tdir#/tmp/sbx-tmp-}" != "$tdir"
 	t_check "user-moby-ll: control: \$HOME is readable outside the jail" "$(cat "$d/control-home")" grep -q secret-of-home "$d/control-home"

@@ -477,6 +477,45 @@ if [[ -e $d/sandboxd-full.rc ]]; then
 	done
 fi
 
+# ---- 6b. the landlock tier through sandboxd: sandboxd as root in the moby-like
+# container (no namespace at all), the caller nobody with the profile ll (min_tier
+# landlock).  Site min_tier full: refused with the remedy, and the site's floor is
+# not one a profile may step under (no 'min_tier: landlock' offered); site min_tier
+# landlock: the request passes the tier, and the ALLOWED record names it.
+printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: full\n' "$NOBODY" >"$T/site/site-llfull.yaml"
+printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: landlock\n' "$NOBODY" >"$T/site/site-ll.yaml"
+sed -e 's/--profile cu/--profile ll/' -e 's/^site full$/site llfull/' -e 's/^site cu$/site ll/' "$T/inner-sd.sh" >"$T/inner-sdll.sh"
+chmod 0755 "$T/inner-sdll.sh"
+d=$T/root-moby-sandboxd
+mkdir -p "$d"
+timeout 120 unshare -m sh -c "$hide_v2"'exec "$@"' sh podman run --rm --network none --cgroups=disabled \
+	--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 --user 0:0 --env NOBODY="$NOBODY" \
+	"${binds[@]}" -v "$SBX_BUILD:/sbx:ro" -v "$T/prof:/p:ro" -v "$T/prof:/etc/sbx/profiles:ro" -v "$T/site:/site:ro" \
+	-v "$T/inner-sdll.sh:/inner.sh:ro" -v "$T/sdws:/sdws" -v "$d:/out" --security-opt "seccomp=$T/seccomp-moby.json" \
+	--rootfs "$ROOTFS" /inner.sh >"$d/podman.out" 2>&1
+echo $? >"$d/podman.rc"
+if [[ $(cat "$d/podman.rc") == 0 && -e $d/sd-llfull.rc ]]; then
+	err=$(tr '\n' '|' <"$d/sd-llfull.err")
+	t_check "root-moby-sandboxd, site min_tier full: refused, exit 125, tier refuse" "rc=$(cat "$d/sd-llfull.rc"); $err" \
+		bash -c '[[ $1 == 125 ]] && grep -q "isolation tier .refuse." "$2"' sh "$(cat "$d/sd-llfull.rc")" "$d/sd-llfull.err"
+	t_check "... the site's floor offers no min_tier: landlock" "$err" sh -c "! grep -q 'min_tier: landlock' '$d/sd-llfull.err'"
+	t_check "... the probe never ran" "$(head -c 200 "$d/sd-llfull")" test ! -s "$d/sd-llfull"
+	t_check "root-moby-sandboxd, site min_tier landlock: the request passes the tier" \
+		"rc=$(cat "$d/sd-ll.rc"); $(tail -c 400 "$d/sd-ll.err" | tr '\n' '|')" sh -c "! grep -q -e 'tier: ' -e min_tier '$d/sd-ll.err'"
+	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit-ll.jsonl" | tail -n 1)
+	t_check "... its ALLOWED record names tier landlock and the substitutions" "record: $rec" \
+		bash -c 'grep -q "\"SBX_TIER\":\"landlock\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"pid=shared" <<<"$1"' sh "$rec"
+	if [[ $(cat "$d/sd-ll.rc") == 0 ]]; then
+		OUT=$d/sd-ll
+		expect_kv "... it ran as the caller" uid "$NOBODY"
+		expect_kv "... with no capability" sys.CapEff 0000000000000000
+	else
+		echo "# root-moby-sandboxd, site landlock: rc=$(cat "$d/sd-ll.rc"): $(tail -c 300 "$d/sd-ll.err" | tr '\n' '|')"
+	fi
+else
+	t_fail "root-moby-sandboxd: the container ran" "podman: $(tail -c 400 "$d/podman.out" | tr '\n' '|')"
+fi
+
 # The table for the report: setup x tier, from these runs.
 for c in root-default user-default user-unmask user-remedied user-moby user-moby-ll; do
 	printf 'container %-14s tier=%s substitutions=%s\n' "$c" "$(jkey "$T/$c/doctor.json" tier 2>/dev/null)" \

@@ -53,16 +53,19 @@ static bool stat_of(pid_t pid, pid_t *ppid, unsigned long long *start)
         return true;
 }
 
-/* Calls @fn for each child of this process (as /proc says), with its start time. */
-static size_t each_child(void (*fn)(void *ctx, pid_t pid, unsigned long long start), void *ctx)
+/* Calls @fn for each child of this process (as /proc says), with its start time;
+ * -errno when /proc cannot be read. */
+static ssize_t each_child(void (*fn)(void *ctx, pid_t pid, unsigned long long start), void *ctx)
 {
         _cleanup_closedir_ DIR *d = opendir("/proc");
         pid_t me = getpid(), ppid;
         unsigned long long start;
         struct dirent *de;
-        size_t n = 0;
+        ssize_t n = 0;
 
-        while (d && (de = readdir(d))) {
+        if (!d)
+                return -errno;
+        while ((de = readdir(d))) {
                 char *end;
                 long pid = strtol(de->d_name, &end, 10);
 
@@ -92,7 +95,10 @@ int sbx_nons_prepare(struct sbx_nons *n, const struct sbx_plan *p, struct sbx_er
         int r;
 
         *n = (struct sbx_nons){ .n_before = 0 };
-        each_child(note_before, n);
+        /* Without /proc nothing it leaves could be found to kill: no run. */
+        if ((r = (int)each_child(note_before, n)) < 0)
+                return sbx_error_set(e, SBX_STAGE_CLONE, -r, "opendir", "/proc",
+                                     "the landlock tier finds what the command leaves behind in /proc, which cannot be read");
         if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
                 return sbx_error_set(e, SBX_STAGE_CLONE, errno, "prctl", "PR_SET_CHILD_SUBREAPER",
                                      "cannot become the subreaper of the command's processes");
@@ -169,7 +175,10 @@ size_t sbx_nons_finish(struct sbx_nons *n, char *weak, size_t size)
         for (int round = 0; round < 100000; round++) {
                 struct sweep s = { .n = n };
 
-                each_child(kill_one, &s);
+                if (each_child(kill_one, &s) < 0) {
+                        snprintf(weak, size, "landlock tier: /proc unreadable, processes the command left may survive");
+                        break;
+                }
                 if (!s.n_killed)
                         break;
                 for (size_t i = 0; i < s.n_killed; i++)
@@ -178,7 +187,7 @@ size_t sbx_nons_finish(struct sbx_nons *n, char *weak, size_t size)
                 total += s.n_killed;
         }
         (void)prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
-        if (n->tmpdir[0] && remove_tree(AT_FDCWD, n->tmpdir, 0) < 0)
+        if (n->tmpdir[0] && remove_tree(AT_FDCWD, n->tmpdir, 0) < 0 && !weak[0])
                 snprintf(weak, size, "landlock tier: the private TMPDIR %s was not removed whole", n->tmpdir);
         n->tmpdir[0] = '\0';
         return total;

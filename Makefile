@@ -46,7 +46,7 @@ AS_NEEDED = -Wl,--as-needed
 # profile's own seccomp changes.  The builtin profiles are embedded in libsbx-policy.
 LIB_SRCS = lib/error.c lib/applied.c lib/busapi.c lib/strv.c lib/path.c lib/caller.c lib/json.c lib/plan.c lib/forecast.c lib/defaults.c lib/etcview.c lib/parse.c lib/validate.c lib/mountpoint.c lib/gitobjects.c \
            lib/mount.c lib/net.c lib/cgroup.c lib/privs.c lib/identity.c lib/landlock.c lib/seccomp.c lib/seccomp-apply.c \
-           lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/probe.c lib/tier.c lib/audit.c lib/auditfile.c lib/spawn.c lib/validation.c \
+           lib/sync.c lib/exec.c lib/broker.c lib/init.c lib/jail.c lib/jail-landlock.c lib/probe.c lib/tier.c lib/audit.c lib/auditfile.c lib/spawn.c lib/validation.c \
            lib/ssrf.c lib/netrule.c lib/synth.c lib/dns.c lib/sniff.c \
            lib/egress.c lib/egress-netns.c lib/egress-conn.c lib/egress-relay.c lib/egress-accept.c lib/egress-dns.c lib/egress-decide.c lib/egress-resolve.c lib/egress-log.c lib/egress-report.c lib/egress-factory.c lib/nonet.c
 CMDPOLICY_SRCS = $(sort $(wildcard cmdpolicy/*.c))

@@ -27,6 +27,7 @@
 #include "exec.h"
 #include "identity.h"
 #include "init.h"
+#include "jail-landlock.h"
 #include "landlock.h"
 #include "mount.h"
 #include "net.h"
@@ -585,6 +586,7 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         struct sbx_egress egress = { .sock = -1 };
         _cleanup_close_ int parent_pidfd = -1;
         struct sbx_cgroup cg = { .clone_fd = -1, .procs_fd = { -1, -1 } };
+        struct sbx_nons nons = { .tmpdir = "" };
         int sv[2] = { -1, -1 };
         sigset_t mask, old;
         siginfo_t pid1 = { 0 };
@@ -637,7 +639,30 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         if (weak[0])
                 append(res->weakened, sizeof(res->weakened), "\n", weak);
         start = now_ms();
-        pid = clone_jail(p, &cg, &s.pidfd, &res->applied, e);
+        if (p->no_namespaces) {
+                /* The landlock tier: the command forked as it is (jail-landlock.h). */
+                if ((r = sbx_nons_prepare(&nons, p, e)) < 0)
+                        goto out;
+                pid = fork();
+                if (pid == 0) {
+                        close(sv[0]);
+                        sbx_nons_child(p, filter, &cg, &nons, sv[1], parent_pidfd);
+                }
+                if (pid < 0) {
+                        r = sbx_error_set(e, SBX_STAGE_CLONE, errno, "fork", "", "cannot start the command");
+                        goto out;
+                }
+                /* (not reaped before waitid below: the pid cannot be reused meanwhile) */
+                s.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+                if (s.pidfd < 0) {
+                        r = sbx_error_set(e, SBX_STAGE_CLONE, errno, "pidfd_open", "", "cannot watch the command");
+                        kill(pid, SIGKILL);
+                        (void)waitpid(pid, NULL, 0);
+                        goto out;
+                }
+        } else {
+                pid = clone_jail(p, &cg, &s.pidfd, &res->applied, e);
+        }
         if (pid < 0) {
                 r = pid;
                 goto out;
@@ -657,6 +682,11 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
                 r = sbx_error_set(e, SBX_STAGE_SUPERVISE, errno, "waitid", "", "cannot reap the jail");
                 goto out;
         }
+        /* The landlock tier: what was waited for is the command itself. */
+        if (p->no_namespaces && !s.have_exit) {
+                s.have_exit = pid1.si_code == CLD_EXITED || pid1.si_code == CLD_KILLED || pid1.si_code == CLD_DUMPED;
+                s.wstatus = pid1.si_code == CLD_EXITED ? W_EXITCODE(pid1.si_status, 0) : pid1.si_status;
+        }
         res->wall_ms = now_ms() - start;
         if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
                 res->cpu_user_ms = (uint64_t)ru.ru_utime.tv_sec * 1000 + (uint64_t)ru.ru_utime.tv_usec / 1000;
@@ -673,6 +703,11 @@ out:
                 res->applied = 0;
         if (egress.pid > 0)
                 sbx_egress_finish(&egress, res->network, sizeof(res->network));
+        if (p->no_namespaces) {
+                sbx_nons_finish(&nons, weak, sizeof(weak));
+                if (weak[0])
+                        append(res->weakened, sizeof(res->weakened), "\n", weak);
+        }
         closep(&s.pidfd);
         closep(&s.sigfd);
         closep(&id_ns);

@@ -83,6 +83,12 @@ static int add_rule(int ruleset, const char *path, uint64_t access, uint64_t han
         return r < 0 ? sbx_error_set(e, SBX_STAGE_LANDLOCK, r, "landlock_add_rule", path, "cannot add rule") : 0;
 }
 
+static bool access_path_missing(const char *path)
+{
+        struct stat st;
+        return stat(path, &st) < 0 && errno == ENOENT;
+}
+
 /* The caller's stdio may be files or ttys outside the jail's tree.  Reopening them
  * through /dev/stdout (scripts do) stays possible, but only as they were opened: a
  * read-only stdin cannot be reopened for writing, an append-only log cannot be
@@ -197,6 +203,78 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, unsign
                 return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "landlock_restrict_self", "", "cannot enforce ruleset");
         *applied |= SBX_APPLIED_LANDLOCK; /* enforced, with its rules: weakened or not, in force */
         return what[0] ? 1 : 0;
+}
+
+/* ---- the landlock tier (lib/tier.h): no mount namespace, the host's tree --------- */
+
+#ifndef LANDLOCK_ACCESS_NET_BIND_TCP
+#define LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
+#define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#endif
+
+/* The device nodes a command needs, nothing else of the host's /dev (other ttys). */
+static const char *const nons_devices[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom" };
+
+int sbx_landlock_apply_nons(const struct sbx_plan *p, const char *tmpdir, unsigned *applied, struct sbx_error *e)
+{
+        struct sbx_ruleset_attr attr = {
+                .handled_access_fs = TREE_V1 | LANDLOCK_ACCESS_FS_REFER | LANDLOCK_ACCESS_FS_TRUNCATE,
+                .handled_access_net = LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP,
+                .scoped = SBX_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | SBX_LANDLOCK_SCOPE_SIGNAL,
+        };
+        _cleanup_close_ int ruleset = -1;
+        uint64_t no_exec = p->exec_restricted ? LANDLOCK_ACCESS_FS_EXECUTE : 0;
+        int r;
+
+        /* Scopes are ABI 6: without them this tier is not one (tier.c never picks it). */
+        if (sbx_landlock_abi() < 6)
+                return sbx_error_set(e, SBX_STAGE_LANDLOCK, EOPNOTSUPP, "landlock_create_ruleset", "",
+                                     "the landlock tier needs Landlock ABI 6 (this kernel has %d)", sbx_landlock_abi());
+        /* network: none only: TCP handled with no port allowed, bind or connect. */
+        if (p->net != SBX_NET_NONE)
+                return sbx_error_set(e, SBX_STAGE_LANDLOCK, EPERM, "", "", "the landlock tier serves network: none only");
+        ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
+        if (ruleset < 0)
+                return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "landlock_create_ruleset", "", "cannot create ruleset");
+        /* The plan's binds at their host paths (tier.c took only plans whose binds
+         * are at the same path, and nothing protected beneath a writable one). */
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const struct sbx_mount *m = &p->mounts[i];
+                uint64_t access;
+
+                if (m->kind == SBX_MOUNT_RO || m->kind == SBX_MOUNT_COPY)
+                        access = READ_EXEC & ~no_exec;
+                else if (m->kind == SBX_MOUNT_RW)
+                        access = (READ_EXEC | WRITE_TREE) & ~no_exec;
+                else
+                        continue;
+                if (!m->source || strcmp(m->source, m->dest) != 0)
+                        continue;
+                if (m->optional && access_path_missing(m->source))
+                        continue;
+                if ((r = add_rule(ruleset, m->source, access, attr.handled_access_fs, e)) < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < p->exec_allow.n; i++)
+                if ((r = add_rule(ruleset, p->exec_allow.v[i], LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE,
+                                  attr.handled_access_fs, e)) < 0)
+                        return r;
+        if ((r = add_rule(ruleset, tmpdir, (READ_EXEC | WRITE_TREE) & ~no_exec, attr.handled_access_fs, e)) < 0)
+                return r;
+        /* /proc: read, the container's (proc=host): Landlock's ptrace rule keeps the
+         * other processes' mem, environ and fds closed. */
+        if ((r = add_rule(ruleset, "/proc", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR, attr.handled_access_fs, e)) < 0)
+                return r;
+        for (size_t i = 0; i < ELEMENTSOF(nons_devices); i++)
+                if (!access_path_missing(nons_devices[i]) &&
+                    (r = add_rule(ruleset, nons_devices[i], DEV_FILES, attr.handled_access_fs, e)) < 0)
+                        return r;
+        if ((r = add_stdio_rules(ruleset, attr.handled_access_fs, e)) < 0)
+                return r;
+        if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
+                return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "landlock_restrict_self", "", "cannot enforce ruleset");
+        *applied |= SBX_APPLIED_LANDLOCK;
+        return 0;
 }
 
 int sbx_landlock_read_only(const char *const *paths, size_t n, struct sbx_error *e)

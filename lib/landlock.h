@@ -22,6 +22,13 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, unsign
  * Nothing before ABI 6. */
 int sbx_landlock_scope(struct sbx_error *e);
 
+/* The landlock tier's command (lib/jail-landlock.c), no mount namespace: read and
+ * execute on the plan's read-only binds at their host paths, read and write on its
+ * read-write binds and on @tmpdir, read on /proc, the harmless /dev nodes and the
+ * caller's stdio as opened; no TCP bind or connect at all; signals and abstract unix
+ * sockets scoped.  Needs ABI 6 and network: none (else an error, never less). */
+int sbx_landlock_apply_nons(const struct sbx_plan *p, const char *tmpdir, unsigned *applied, struct sbx_error *e);
+
 /* The kernel's Landlock ABI version, 0 when it has none. */
 int sbx_landlock_abi(void);
 

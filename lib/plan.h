@@ -162,6 +162,9 @@ struct sbx_plan {
         char *workdir;     /* where the command starts, a jail path; NULL: the workspace */
         unsigned ns_shared; /* enum sbx_ns_shared bits */
         bool no_proc;      /* no /proc in the jail */
+        /* The landlock isolation tier (lib/tier.h): no namespace, the command forked
+         * as it is under Landlock and seccomp (lib/jail-landlock.c). */
+        bool no_namespaces;
         uint64_t caps;     /* capabilities the command keeps (bit N: capability N); 0: none */
         uint64_t sig_ignored; /* signals the caller ignores (bit N-1: signal N): the command
                                * starts with them ignored, as across execve; every other

@@ -128,8 +128,26 @@ static int set_capabilities(uint64_t keep, struct sbx_error *e)
         return 0;
 }
 
+/* Not root, and nothing permitted: no capability to drop, none to lose at execve. */
+static bool holds_nothing(void)
+{
+        _cleanup_cap_ cap_t now = geteuid() == 0 ? NULL : cap_get_proc();
+        cap_flag_value_t v;
+
+        if (!now)
+                return false;
+        for (cap_value_t c = 0; c < (cap_value_t)cap_max_bits(); c++)
+                if (cap_get_flag(now, c, CAP_PERMITTED, &v) < 0 || v == CAP_SET)
+                        return false;
+        return true;
+}
+
 int sbx_privs_drop(const struct sbx_plan *p, unsigned *applied, struct sbx_error *e)
 {
+        /* The landlock tier, as a user holding no capability (no user namespace to
+         * hold CAP_SETPCAP in): the bounding set and securebits cannot be changed, and
+         * need not be: no_new_privs below keeps execve from granting any. */
+        bool bare = p->no_namespaces && p->caps == 0 && holds_nothing();
         int r;
 
         /* 1. fds: every fd but 0-2 closes at execve.  CLOEXEC rather than close, so the
@@ -146,13 +164,15 @@ int sbx_privs_drop(const struct sbx_plan *p, unsigned *applied, struct sbx_error
                         return r;
         /* 3-4. bounding and ambient sets: nothing can come back through execve of a
          *      file with capabilities. */
-        if ((r = drop_bounding_and_ambient(p->caps, e)) < 0)
+        if (bare && prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "prctl", "PR_CAP_AMBIENT", "cannot clear ambient capabilities");
+        if (!bare && (r = drop_bounding_and_ambient(p->caps, e)) < 0)
                 return r;
         /* 5. securebits locked, then uid/gid: direct mode keeps the caller's (the
          *    caller mapped to itself in the user namespace, or root's command as
          *    nobody in its own: identity.h); sandboxd's command becomes its caller
          *    (root's did already, before its user namespace froze the groups). */
-        if ((r = raise_kept(p->caps, e)) < 0 || (r = lock_securebits(e)) < 0)
+        if (!bare && ((r = raise_kept(p->caps, e)) < 0 || (r = lock_securebits(e)) < 0))
                 return r;
         if (p->run_as && !p->root_userns && (r = sbx_privs_switch_ids(p, e)) < 0)
                 return r;

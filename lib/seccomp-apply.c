@@ -6,7 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -83,4 +85,72 @@ void sbx_seccomp_done(struct sbx_seccomp *s)
 {
         free(s->insns);
         *s = (struct sbx_seccomp){ 0 };
+}
+
+#define ERR_RET(err) (SECCOMP_RET_ERRNO | ((err) & SECCOMP_RET_DATA))
+#define LD_NR BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
+#define LD_ARG(i) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(i))
+/* One call refused whole: the next instruction when not it. */
+#define DENY_NR(nr, err) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), RET(ERR_RET(err))
+/* A send with MSG_FASTOPEN in argument @i: a TCP connect that no connect() hook sees. */
+#define NO_FASTOPEN(nr, i)                                              \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 4),                \
+        LD_ARG(i),                                                      \
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MSG_FASTOPEN, 0, 1),       \
+        RET(EPERM_RET), RET(SECCOMP_RET_ALLOW)
+
+int sbx_seccomp_apply_nons(bool no_net, struct sbx_error *e)
+{
+        /* IPC that no namespace separates here: SysV objects and POSIX message queues
+         * are the container's (ipc=none). */
+        struct sock_filter ipc[] = {
+                LD_NR,
+                DENY_NR(__NR_shmget, EPERM), DENY_NR(__NR_shmat, EPERM), DENY_NR(__NR_shmctl, EPERM),
+                DENY_NR(__NR_msgget, EPERM), DENY_NR(__NR_msgsnd, EPERM), DENY_NR(__NR_msgrcv, EPERM),
+                DENY_NR(__NR_msgctl, EPERM), DENY_NR(__NR_semget, EPERM), DENY_NR(__NR_semop, EPERM),
+                DENY_NR(__NR_semtimedop, EPERM), DENY_NR(__NR_semctl, EPERM), DENY_NR(__NR_mq_open, EPERM),
+                DENY_NR(__NR_mq_unlink, EPERM),
+                RET(SECCOMP_RET_ALLOW),
+        };
+        /* network: none without a network namespace: Landlock refuses TCP bind and
+         * connect; everything else inet is refused here (UDP, ICMP, raw, SCTP, MPTCP:
+         * only SOCK_STREAM with protocol 0 or TCP), netlink and packet sockets too,
+         * listen() (it would bind an ephemeral port without bind()), and fast-open
+         * sends (a connect without connect()). */
+        struct sock_filter net[] = {
+                LD_NR,
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 15), /* -> not socket */
+                LD_ARG(0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 5, 0),      /* -> inet */
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 4, 0),     /* -> inet */
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK, 2, 0),   /* -> EAFNOSUPPORT */
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_PACKET, 1, 0),    /* -> EAFNOSUPPORT */
+                RET(SECCOMP_RET_ALLOW), /* (the main filter's rules) */
+                RET(ERR_RET(EAFNOSUPPORT)),
+                /* inet: */
+                LD_ARG(1),
+                BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf), /* SOCK_TYPE_MASK */
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 0, 3), /* -> EPERM */
+                LD_ARG(2),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0),           /* -> allow */
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 1, 0), /* -> allow */
+                RET(EPERM_RET),
+                RET(SECCOMP_RET_ALLOW),
+                /* not socket: */
+                DENY_NR(__NR_listen, EPERM),
+                NO_FASTOPEN(__NR_sendto, 3),
+                LD_NR,
+                NO_FASTOPEN(__NR_sendmsg, 2),
+                LD_NR,
+                NO_FASTOPEN(__NR_sendmmsg, 3),
+                RET(SECCOMP_RET_ALLOW),
+        };
+        struct sock_fprog prog = { .len = ELEMENTSOF(ipc), .filter = ipc };
+
+        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "prctl", "", "cannot install the IPC filter");
+        prog = (struct sock_fprog){ .len = ELEMENTSOF(net), .filter = net };
+        if (no_net && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "prctl", "", "cannot install the network filter");
+        return 0;
 }

@@ -49,6 +49,12 @@ void sbx_seccomp_done(struct sbx_seccomp *s);
  * from the kernel (tools and test suites expect EPERM).  Nothing else changes. */
 int sbx_seccomp_apply_ids(uint32_t uid, uint32_t gid, struct sbx_error *e);
 
+/* Child, the landlock tier (no namespace): a further hand-written filter refusing
+ * SysV IPC and POSIX message queues (EPERM), and with @no_net every socket but TCP
+ * streams for inet (EPERM), netlink and packet sockets (EAFNOSUPPORT), listen() and
+ * MSG_FASTOPEN sends (EPERM): Landlock refuses TCP bind and connect. */
+int sbx_seccomp_apply_nons(bool no_net, struct sbx_error *e);
+
 /* The default filter and its common variants, compiled by sbx_seccomp_prepare() at
  * build time (tools/gen-seccomp.c) and embedded: launching costs no compilation. */
 enum {

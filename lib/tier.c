@@ -11,6 +11,7 @@
 
 static const char *const tier_names[SBX_TIER_COUNT] = {
         [SBX_TIER_REFUSE] = "refuse",
+        [SBX_TIER_LANDLOCK] = "landlock",
         [SBX_TIER_CONTAINER_USERNS] = "container-userns",
         [SBX_TIER_FULL] = "full",
 };
@@ -33,7 +34,7 @@ static void cause_of(const struct sbx_probe *pr, enum sbx_probe_id id, char *buf
         snprintf(buf, size, "%s %s: %s", sbx_probe_tag(id), pr->r[id].step, strerror(pr->r[id].err));
 }
 
-static void substitute(struct sbx_tier_choice *c, const char *feature, const char *with, const char *cause)
+static void add_sub(struct sbx_tier_choice *c, const char *feature, const char *with, const char *cause)
 {
         struct sbx_substitution *s;
 
@@ -42,6 +43,11 @@ static void substitute(struct sbx_tier_choice *c, const char *feature, const cha
         s = &c->subs[c->n_subs++];
         *s = (struct sbx_substitution){ .feature = feature, .with = with };
         sbx_strlcpy(s->cause, cause, sizeof(s->cause));
+}
+
+static void substitute(struct sbx_tier_choice *c, const char *feature, const char *with, const char *cause)
+{
+        add_sub(c, feature, with, cause);
         c->tier = SBX_TIER_CONTAINER_USERNS;
 }
 
@@ -83,8 +89,91 @@ void sbx_tier_choose(const struct sbx_probe *pr, const struct sbx_plan *p, struc
                 substitute(c, "identity", "container-root", "no CAP_SYS_ADMIN for idmapped system binds");
 }
 
+/* The namespace probes: a refusal of one of these is what the landlock tier stands in
+ * for; any other (seccomp) leaves no tier at all. */
+static bool namespace_probe(enum sbx_probe_id id)
+{
+        return id == SBX_PROBE_USERNS || id == SBX_PROBE_IDMAP || id == SBX_PROBE_PROPAGATION ||
+               id == SBX_PROBE_PIVOT_ROOT || id == SBX_PROBE_NETNS || id == SBX_PROBE_PROC;
+}
+
+static bool beneath(const char *path, const char *dir)
+{
+        size_t len = strlen(dir);
+
+        return strcmp(dir, "/") == 0 || (strncmp(path, dir, len) == 0 && (path[len] == '/' || path[len] == '\0'));
+}
+
+/* What Landlock cannot do in place of mounts: rules add rights and never take any
+ * away beneath, so nothing can be protected inside a writable place (filesystem.git's
+ * read-only .git parts, a --ro or a tmpfs in the workspace), and without a mount
+ * namespace a bind can only be where its source is.  NULL when none. */
+static const char *unmountable(const struct sbx_plan *p)
+{
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const struct sbx_mount *m = &p->mounts[i];
+
+                if ((m->kind == SBX_MOUNT_RO || m->kind == SBX_MOUNT_RW) && (!m->source || strcmp(m->source, m->dest) != 0))
+                        return "a bind at another path than its source needs a mount namespace";
+                if (m->kind == SBX_MOUNT_RW)
+                        continue;
+                for (size_t j = 0; j < p->n_mounts; j++)
+                        if (p->mounts[j].kind == SBX_MOUNT_RW && beneath(m->dest, p->mounts[j].dest))
+                                return "the plan protects a path inside a writable one (filesystem.git, --ro or a tmpfs "
+                                       "in the workspace), which Landlock cannot subtract";
+        }
+        return NULL;
+}
+
+void sbx_tier_fallback(const struct sbx_probe *pr, const struct sbx_plan *p, enum sbx_tier floor, struct sbx_tier_choice *c)
+{
+        const char *why = NULL;
+        char ns[96];
+
+        if (c->tier != SBX_TIER_REFUSE)
+                return;
+        if (!namespace_probe(c->failed))
+                why = "it stands in for namespaces only";
+        else if (pr->r[SBX_PROBE_SECCOMP].err)
+                why = "it needs seccomp filters (P8 failed)";
+        else if (pr->r[SBX_PROBE_LANDLOCK].value < 6)
+                why = "it needs Landlock ABI 6 or later (signal and abstract-socket scopes)";
+        else if (p->net != SBX_NET_NONE)
+                why = "it serves network: none only (network: filtered and host need a network namespace)";
+        else if (p->n_net_connect || p->n_net_publish)
+                why = "network.localhost ports need a network namespace";
+        else if (p->caps)
+                why = "the profile keeps capabilities";
+        else
+                why = unmountable(p);
+        if (why) {
+                snprintf(c->no_landlock, sizeof(c->no_landlock), "no landlock tier either: %s", why);
+                return;
+        }
+        if (floor > SBX_TIER_LANDLOCK)
+                return; /* possible, but the floor does not name it: never silently */
+        sbx_strlcpy(ns, c->cause, sizeof(ns));
+        *c = (struct sbx_tier_choice){ .tier = SBX_TIER_LANDLOCK, .failed = SBX_PROBE_COUNT };
+        add_sub(c, "pid", "shared", ns);
+        add_sub(c, "mount", "landlock", "no mount namespace: Landlock rules on the host's tree");
+        add_sub(c, "net", "landlock", "no TCP (Landlock), no other inet/netlink socket (seccomp)");
+        add_sub(c, "proc", "host", "the container's /proc; Landlock closes others' environ, mem");
+        add_sub(c, "ipc", "none", "no SysV IPC, no message queue (seccomp)");
+        add_sub(c, "uts", "shared", "no UTS namespace");
+        add_sub(c, "unix", "pairs-only", "no connect broker: socketpair only");
+        add_sub(c, "tmp", "private", "TMPDIR (and HOME=/tmp) private, removed after; /tmp read-only");
+        if (p->uid == 0)
+                add_sub(c, "identity", "uid0-no-caps", "no user namespace to map root");
+        (void)pr;
+}
+
 void sbx_tier_apply(struct sbx_plan *p, const struct sbx_tier_choice *c)
 {
+        if (c->tier == SBX_TIER_LANDLOCK) {
+                p->no_namespaces = true;
+                p->unix_broker = false;
+                return;
+        }
         for (size_t i = 0; i < c->n_subs; i++)
                 if (strcmp(c->subs[i].feature, "proc") == 0)
                         p->no_proc = true;
@@ -204,6 +293,10 @@ void sbx_tier_remedy(const struct sbx_probe *pr, const struct sbx_tier_choice *c
         }
         if (c->tier >= want)
                 return;
+        if (c->tier == SBX_TIER_LANDLOCK) {
+                snprintf(buf, size, "%s", refusal_remedy(pr, SBX_PROBE_USERNS, runtime));
+                return;
+        }
         for (size_t i = 0; i < c->n_subs && len < size; i++) {
                 const char *f = c->subs[i].feature;
                 const char *t = strcmp(f, "proc") == 0 ? pick(proc_remedies, ELEMENTSOF(proc_remedies), runtime)
@@ -272,7 +365,15 @@ int sbx_tier_check(const struct sbx_probe *pr, const struct sbx_tier_choice *c, 
         if (c->tier == SBX_TIER_REFUSE) {
                 r = sbx_error_set(e, SBX_STAGE_TIER, pr->r[c->failed].err, "", "",
                                   "no jail can be made here (isolation tier 'refuse', %s): %s", sbx_probe_runtime(&pr->labels), c->cause);
-                sbx_error_hint(e, "%s", remedy);
+                /* The namespace-less tier, when it could stand in: the profile's to
+                 * accept, never the site's floor's. */
+                if (!c->no_landlock[0] && namespace_probe(c->failed) && !floor->site)
+                        sbx_error_hint(e, "min_tier: landlock accepts the namespace-less tier (sbx-run(1) ISOLATION TIERS); "
+                                          "or: %s", remedy);
+                else if (c->no_landlock[0] && min <= SBX_TIER_LANDLOCK)
+                        sbx_error_hint(e, "%s; %s", c->no_landlock, remedy);
+                else
+                        sbx_error_hint(e, "%s", remedy);
                 return r;
         }
         sbx_tier_substitutions_text(c, subs, sizeof(subs));

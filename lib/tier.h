@@ -19,10 +19,22 @@
  *                              instead of as nobody over idmapped system binds (which
  *                              need CAP_SYS_ADMIN): root's owner-only files in the
  *                              system view stay readable to it.
+ *   landlock          no namespace at all (a runtime whose seccomp profile refuses
+ *                     them): the command forked as it is, in a session of its own,
+ *                     with Landlock for the file system (read and execute on the
+ *                     system view, write on the workspace and a private TMPDIR,
+ *                     nothing else), Landlock's scopes (no signal, no abstract unix
+ *                     socket outside its domain; Landlock's ptrace restriction closes
+ *                     the other processes' memory, environ and fds), no TCP (Landlock
+ *                     ABI 4) and no other network socket, no unix socket but pairs,
+ *                     no SysV or POSIX message-queue IPC (seccomp), every descendant
+ *                     killed at the end (the launcher is their subreaper).  Only with
+ *                     Landlock ABI 6 or later, only for network: none, and only when
+ *                     the floor names it: never chosen by default.  What it does not
+ *                     give: a private /proc (the container's processes and command
+ *                     lines are visible), its own PID numbers, a hostname.
  *   refuse            no jail can be made here (no user namespace, no mount namespace
- *                     ...): exit 125 with the remedy.  There is no namespace-less
- *                     tier: Landlock and seccomp alone would leave the host's
- *                     processes, network and IPC in reach.
+ *                     ... and no landlock tier): exit 125 with the remedy.
  *
  * The floor: a profile's min_tier, raised by the site policy's (sandboxd), never
  * lowered (sbx_tier_floor). */
@@ -37,12 +49,13 @@
 /* In order of strength: a comparison says which is weaker. */
 enum sbx_tier {
         SBX_TIER_REFUSE,
+        SBX_TIER_LANDLOCK,
         SBX_TIER_CONTAINER_USERNS,
         SBX_TIER_FULL,
         SBX_TIER_COUNT,
 };
 
-#define SBX_MAX_SUBSTITUTIONS 4
+#define SBX_MAX_SUBSTITUTIONS 10
 
 struct sbx_substitution {
         const char *feature; /* "proc", "identity" */
@@ -57,6 +70,8 @@ struct sbx_tier_choice {
         /* Refused: the probe that failed and why, else SBX_PROBE_COUNT. */
         enum sbx_probe_id failed;
         char cause[96];
+        /* Refused: why the landlock tier cannot stand in ("" when it could). */
+        char no_landlock[160];
 };
 
 const char *sbx_tier_name(enum sbx_tier t);
@@ -66,8 +81,14 @@ int sbx_tier_by_name(const char *name);
 /* The tier @p would get where @pr was probed. */
 void sbx_tier_choose(const struct sbx_probe *pr, const struct sbx_plan *p, struct sbx_tier_choice *c);
 
+/* Refused by sbx_tier_choose, and @floor accepts the landlock tier: that tier when
+ * the probe allows it (namespaces refused, Landlock ABI >= 6, seccomp) and the plan
+ * can have it (network: none, no localhost ports); else @c stays refused, with
+ * c->no_landlock saying why. */
+void sbx_tier_fallback(const struct sbx_probe *pr, const struct sbx_plan *p, enum sbx_tier floor, struct sbx_tier_choice *c);
+
 /* Makes @p what @c says: a user namespace where the probe wanted one, no /proc where
- * it is substituted.  Call before sbx_jail_run(). */
+ * it is substituted; landlock: p->no_namespaces, and no connect broker.  Call before sbx_jail_run(). */
 void sbx_tier_apply(struct sbx_plan *p, const struct sbx_tier_choice *c);
 
 /* The remedy, for this runtime, that lifts @c to at least @want ("" when none is

@@ -260,6 +260,7 @@ static enum sbx_outcome choose_tier(const struct sbx_decide_in *in, struct sbx_d
         sbx_tier_floor(&floor, d->pr.min_tier, in->site ? in->site->min_tier : SBX_TIER_REFUSE,
                        in->site ? in->site->min_tier_where : NULL);
         sbx_tier_choose(in->probe, p, &d->tier);
+        sbx_tier_fallback(in->probe, p, floor.tier, &d->tier);
         d->tiered = true;
         if (sbx_tier_check(in->probe, &d->tier, &floor, &d->err) < 0)
                 return stop(d, SBX_AT_TIER, false);

@@ -764,7 +764,7 @@ static const struct sbx_key top_keys[] = {
         { "seccomp", sbx_key_section, 0, seccomp_keys, NULL },
         { "capabilities", parse_caps, OFF(plan.caps), NULL, "[CAP_NET_BIND_SERVICE]" },
         { "memory_deny_write_execute", parse_mdwe, OFF(mdwe), NULL, "true" },
-        { "min_tier", parse_min_tier, 0, NULL, "full, container-userns" },
+        { "min_tier", parse_min_tier, 0, NULL, "full, container-userns, landlock" },
         { "limits", parse_limits, 0, NULL, NULL },
         { "commands", sbx_key_section, 0, commands_keys, NULL },
         { "audit", sbx_key_section, 0, audit_keys, NULL },

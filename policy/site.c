@@ -350,7 +350,7 @@ static const struct sbx_key top_keys[] = {
         { "limits", sbx_key_section, 0, limits_keys, NULL },
         { "validator", parse_validator, 0, validator_keys, NULL },
         { "network", sbx_key_section, 0, network_keys, NULL },
-        { "min_tier", parse_min_tier, 0, NULL, "full, container-userns" },
+        { "min_tier", parse_min_tier, 0, NULL, "full, container-userns, landlock" },
         {},
 };
 

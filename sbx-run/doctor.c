@@ -64,6 +64,10 @@ static void print_text(const struct report *r, FILE *f)
         fprintf(f, "tier: %s\n", sbx_tier_name(r->choice.tier));
         if (r->choice.tier == SBX_TIER_REFUSE)
                 fprintf(f, "  because: %s\n", r->choice.cause);
+        if (r->choice.tier == SBX_TIER_REFUSE && r->choice.no_landlock[0])
+                fprintf(f, "  %s\n", r->choice.no_landlock);
+        else if (r->choice.tier == SBX_TIER_REFUSE)
+                fprintf(f, "  the namespace-less tier would run it: min_tier: landlock (sbx-run(1) ISOLATION TIERS)\n");
         for (size_t i = 0; i < r->choice.n_subs; i++)
                 fprintf(f, "  substitution: %s=%s (%s)\n", r->choice.subs[i].feature, r->choice.subs[i].with, r->choice.subs[i].cause);
         fprintf(f, "verdict: %s\n", r->choice.tier >= r->min ? "runs" : "refused (exit 125)");
@@ -119,6 +123,7 @@ int sbx_doctor(const struct sbx_options *o, FILE *f, struct sbx_error *e)
         r.min = (enum sbx_tier)prof.min_tier;
         sbx_probe_run(&r.pr);
         sbx_tier_choose(&r.pr, &prof.plan, &r.choice);
+        sbx_tier_fallback(&r.pr, &prof.plan, r.min, &r.choice);
         /* Where it runs: what would lift it to full, as advice; refused: what must change. */
         sbx_tier_remedy(&r.pr, &r.choice, r.choice.tier >= r.min ? SBX_TIER_FULL : r.min, r.remedy, sizeof(r.remedy));
         sbx_profile_done(&prof);

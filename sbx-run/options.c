@@ -33,8 +33,10 @@ static const char usage_head[] =
         "  --doctor             probe what this host or container allows (user, mount,\n"
         "                       PID and network namespaces, a fresh /proc, pivot_root,\n"
         "                       Landlock, seccomp, cgroup delegation), print the\n"
-        "                       isolation tier the profile would get and the remedies;\n"
-        "                       exit 0 when it would run, 125 when it would refuse\n";
+        "                       isolation tier the profile would get (full,\n"
+        "                       container-userns, landlock: the profile's min_tier)\n"
+        "                       and the remedies; exit 0 when it would run, 125 when\n"
+        "                       it would refuse\n";
 
 static const char usage_tail[] =
         "                       (limits may be lowered below the profile's, not raised)\n"

@@ -38,6 +38,7 @@ done
 mkdir "$T/prof"
 printf 'extends: workspace\nmin_tier: container-userns\n' >"$T/prof/cu.yaml"
 printf 'extends: workspace\nmin_tier: full\n' >"$T/prof/full.yaml"
+printf 'extends: workspace\nmin_tier: landlock\n' >"$T/prof/ll.yaml"
 
 # ---- seccomp profiles: podman's default, with sethostname allowed (what the
 # remedy for the uts substitution asks for), and one like Docker's default, which
@@ -221,9 +222,180 @@ if [[ $(cat "$T/user-moby/podman.rc") == 0 ]]; then
 	t_check "user-moby: --doctor predicts tier refuse" "tier=$got; $(tr '\n' '|' <"$T/user-moby/doctor.txt" | head -c 600)" test "$got" = refuse
 	t_check "user-moby: --doctor exits 125" "rc=$(cat "$T/user-moby/doctor.rc")" test "$(cat "$T/user-moby/doctor.rc")" = 125
 	refused "user-moby, min_tier container-userns" "$T/user-moby/status" "CLONE_NEWUSER"
+	t_check "user-moby: the namespace-less tier is offered, never taken (min_tier: landlock)" "hint: $(jkey "$T/user-moby/status.err" error.hint)" \
+		grep -qF "min_tier: landlock accepts the namespace-less tier" <<<"$(jkey "$T/user-moby/status.err" error.hint)"
 	t_check "user-moby: the probe never ran" "$(head -c 200 "$T/user-moby/status")" test ! -s "$T/user-moby/status"
 else
 	t_fail "user-moby: the container ran" "podman: $(tail -c 400 "$T/user-moby/podman.out" | tr '\n' '|')"
+fi
+
+# ---- 5b. the landlock tier (sbx-run(1) ISOLATION TIERS): the moby-like container,
+# where no namespace can be made, and a profile whose min_tier is landlock.  The
+# container runs listeners of its own (TCP, UDP, an abstract unix socket, as the same
+# user as the jail) and a secret in a $HOME outside the workspace; each check is one
+# sbx-run, judged from the container's side and the host's.
+mkdir -p "$T/llhome" && echo secret-of-home >"$T/llhome/secret" && chown -R "$NOBODY" "$T/llhome"
+chmod 1777 "$ROOTFS/tmp"
+cat >"$T/inner-ll.sh" <<'EOF2'
+#!/bin/sh
+cd /ws || exit 1
+P=/p/ll.yaml
+/sbx/sbx-run --profile $P --doctor --json >/out/doctor.json 2>/out/doctor.err
+echo $? >/out/doctor.rc
+/usr/bin/python3 -c '
+import os, socket, select, time
+t = socket.socket(); t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); t.bind(("127.0.0.1", 47812)); t.listen(5)
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", 47813))
+a = socket.socket(socket.AF_UNIX); a.bind("\0sbx-ll-test"); a.listen(5)
+p = socket.socket(socket.AF_UNIX); p.bind("/out/ll.sock"); p.listen(5)
+open("/out/listener.pid", "w").write(str(os.getpid()))
+log = open("/out/listener.log", "w")
+end = time.time() + 40
+while time.time() < end and not os.path.exists("/out/stop"):
+    r, _, _ = select.select([t, u, a, p], [], [], 0.2)
+    for s in r:
+        if s is u:
+            log.write("udp %r\n" % (s.recv(100),))
+        else:
+            s.accept(); log.write("accept %s\n" % ({t: "tcp", a: "abstract", p: "pathname"}[s],))
+        log.flush()
+' &
+i=0; while [ ! -s /out/listener.pid ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+L=$(cat /out/listener.pid)
+# controls, outside the jail: what the jail is refused works here
+cat "$HOME/secret" >/out/control-home 2>&1
+kill -0 "$L" && echo ok >/out/control-kill
+head -c 5 /proc/$L/environ >/dev/null && echo ok >/out/control-environ
+/sbx/sbx-run --profile $P --json --audit-file /out/audit.jsonl -- /ws/probe status >/out/status 2>/out/status.err; echo $? >/out/status.rc
+/sbx/sbx-run --profile $P -- /ws/probe write /ws/ll-inside >/out/w-in 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe write /out/ll-escape >/out/w-out 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe write /tmp/ll-escape >/out/w-tmp 2>&1
+/sbx/sbx-run --profile $P -- /bin/sh -c 'echo x >"$TMPDIR/t" && cat "$TMPDIR/t" && echo "HOME=$HOME" && echo "$TMPDIR"' >/out/tmpdir 2>&1
+/sbx/sbx-run --profile $P --env HOME="$HOME" -- /ws/probe read "$HOME/secret" >/out/r-home 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe kill "$L" 0 >/out/kill 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe read /proc/$L/environ >/out/environ 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe ptrace-attach "$L" >/out/ptrace 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe connect-tcp 127.0.0.1 47812 >/out/tcp 2>&1
+/sbx/sbx-run --profile $P -- /usr/bin/python3 -c '
+import socket
+for fam, typ, what in ((socket.AF_INET, socket.SOCK_DGRAM, "udp"), (socket.AF_INET6, socket.SOCK_DGRAM, "udp6"),
+                       (socket.AF_INET, socket.SOCK_RAW, "raw"), (socket.AF_NETLINK, socket.SOCK_RAW, "netlink")):
+    try:
+        s = socket.socket(fam, typ); s.sendto(b"leak", ("127.0.0.1", 47813)) if what == "udp" else None; print(what + "=made")
+    except OSError as e:
+        print(what + "=" + str(e.errno))
+s = socket.socket()
+try:
+    s.listen(1); print("listen=made")
+except OSError as e:
+    print("listen=" + str(e.errno))
+try:
+    socket.socket().sendto(b"x", socket.MSG_FASTOPEN, ("127.0.0.1", 47812)); print("fastopen=made")
+except OSError as e:
+    print("fastopen=" + str(e.errno))
+' >/out/udp 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe connect-abstract sbx-ll-test >/out/abstract 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe connect-unix /out/ll.sock >/out/pathname 2>&1
+/sbx/sbx-run --profile $P -- /usr/bin/python3 -c '
+import ctypes
+c = ctypes.CDLL(None, use_errno=True)
+for name, args in (("shmget", (0, 4096, 0o1600)), ("msgget", (0, 0o1600)), ("semget", (0, 1, 0o1600))):
+    r = getattr(c, name)(*args)
+    print("%s=%s" % (name, "made" if r >= 0 else ctypes.get_errno()))
+' >/out/sysvipc 2>&1
+/sbx/sbx-run --profile $P -- /bin/sh -c 'sleep 1000 & echo $! >/ws/ll-sleep.pid' >/out/leftover 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe daemonize /ws/ll-daemon.pid >/out/daemon 2>&1
+/sbx/sbx-run --profile $P --timeout 1 -- /bin/sh -c 'sleep 1000 & echo $! >/ws/ll-timeout.pid; sleep 1000' >/out/timeout 2>&1
+echo $? >/out/timeout.rc
+sleep 0.5
+for f in sleep daemon timeout; do
+	if kill -0 "$(cat /ws/ll-$f.pid)" 2>/dev/null; then echo alive >/out/$f-after; else echo gone >/out/$f-after; fi
+done
+touch /out/stop
+wait
+EOF2
+chmod 0755 "$T/inner-ll.sh"
+d=$T/user-moby-ll
+mkdir -p "$d"
+chown "$NOBODY" "$d" "$WS"
+timeout 180 unshare -m sh -c "$hide_v2"'exec "$@"' sh podman run --rm --network none --cgroups=disabled \
+	--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 --user "$NOBODY:$NOBODY" --env HOME=/home/agent \
+	"${binds[@]}" -v "$SBX_BUILD:/sbx:ro" -v "$T/prof:/p:ro" -v "$T/inner-ll.sh:/inner.sh:ro" \
+	-v "$T/llhome:/home/agent" -v "$WS:/ws" -v "$d:/out" --security-opt "seccomp=$T/seccomp-moby.json" \
+	--rootfs "$ROOTFS" /inner.sh >"$d/podman.out" 2>&1
+echo $? >"$d/podman.rc"
+if [[ $(cat "$d/podman.rc") == 0 ]]; then
+	got=$(jkey "$d/doctor.json" tier)
+	t_check "user-moby-ll: --doctor with min_tier landlock predicts tier landlock" "tier=$got; $(tail -c 300 "$d/doctor.json")" test "$got" = landlock
+	t_check "user-moby-ll: status ran (exit 0)" "rc=$(cat "$d/status.rc"); $(tail -c 400 "$d/status.err" | tr '\n' '|')" test "$(cat "$d/status.rc")" = 0
+	got=$(jkey "$d/status.err" tier)
+	t_check "user-moby-ll: --json says tier landlock" "tier=$got" test "$got" = landlock
+	got=$("$PYTHON" -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(",".join(s["feature"]+"="+s["with"] for s in o["substitutions"]))' "$d/status.err")
+	t_check "user-moby-ll: --json names every substitution" "got '$got'" \
+		test "$got" = "pid=shared,mount=landlock,net=landlock,proc=host,ipc=none,uts=shared,unix=pairs-only,tmp=private"
+	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit.jsonl" | tail -n 1)
+	t_check "user-moby-ll: the audit record names the tier and its substitutions" "record: $rec" \
+		bash -c 'grep -q "\"SBX_TIER\":\"landlock\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"pid=shared (P1 [^)]*); mount=landlock" <<<"$1" && grep -q "unix=pairs-only" <<<"$1"' sh "$rec"
+	applied=$(jkey "$d/status.err" applied)
+	for step in landlock seccomp caps-dropped no_new_privs; do
+		t_check "user-moby-ll: --json applied has $step" "applied=$applied" grep -q "\"$step\"" <<<"$applied"
+	done
+	t_check "user-moby-ll: --json applied has no namespace" "applied=$applied" sh -c '! echo "$1" | grep -q -e pidns -e mntns -e netns -e userns -e ipcns -e utsns' sh "$applied"
+	OUT=$d/status
+	expect_kv "user-moby-ll: no effective capability" sys.CapEff 0000000000000000
+	expect_kv "user-moby-ll: no permitted capability" sys.CapPrm 0000000000000000
+	expect_kv "user-moby-ll: no_new_privs" sys.NoNewPrivs 1
+	expect_kv "user-moby-ll: a seccomp filter" sys.Seccomp 2
+	OUT=$d/w-in
+	expect_kv "user-moby-ll: writing in the workspace works" result ok
+	t_check "... the file is there (host side)" "" test -e "$WS/ll-inside"
+	OUT=$d/w-out
+	expect_kv_in "user-moby-ll: writing outside the workspace is refused" result EACCES EPERM
+	t_check "... nothing appeared outside (host side)" "" test ! -e "$d/ll-escape"
+	OUT=$d/w-tmp
+	expect_kv_in "user-moby-ll: writing /tmp itself is refused" result EACCES EPERM
+	t_check "... nothing appeared in /tmp (host side)" "" test ! -e "$ROOTFS/tmp/ll-escape"
+	t_check "user-moby-ll: the private TMPDIR is writable" "$(cat "$d/tmpdir")" grep -q "^x$" "$d/tmpdir"
+	tdir=$(tail -n 1 "$d/tmpdir")
+	t_check "user-moby-ll: the profile's HOME=/tmp (a tmpfs in a full jail) is the private TMPDIR" "$(cat "$d/tmpdir")" grep -qx "HOME=$tdir" "$d/tmpdir"
+	t_check "... and removed after the run (host side: $tdir)" "" test ! -e "$ROOTFS$tdir"
+	t_check "... and was not /tmp itself" "$tdir" test "${tdir#/tmp/sbx-tmp-}" != "$tdir"
+	t_check "user-moby-ll: control: \$HOME is readable outside the jail" "$(cat "$d/control-home")" grep -q secret-of-home "$d/control-home"
+	OUT=$d/r-home
+	expect_kv_in "user-moby-ll: reading \$HOME is refused" result EACCES EPERM
+	t_check "user-moby-ll: control: kill -0 of the listener works outside" "" test -s "$d/control-kill"
+	OUT=$d/kill
+	expect_kv "user-moby-ll: kill -0 of a process outside the jail: EPERM (Landlock signal scope)" result EPERM
+	t_check "user-moby-ll: control: /proc/PID/environ is readable outside" "" test -s "$d/control-environ"
+	OUT=$d/environ
+	expect_kv_in "user-moby-ll: another process's /proc/PID/environ is refused" result EACCES EPERM
+	OUT=$d/ptrace
+	expect_kv "user-moby-ll: ptrace of a process outside is refused" result EPERM
+	OUT=$d/tcp
+	expect_kv_in "user-moby-ll: TCP connect to the container's listener is refused" result EACCES EPERM
+	t_check "user-moby-ll: UDP socket refused" "$(tr '\n' ' ' <"$d/udp")" grep -qx "udp=1" "$d/udp"
+	t_check "user-moby-ll: UDP6 socket refused" "$(tr '\n' ' ' <"$d/udp")" grep -qx "udp6=1" "$d/udp"
+	t_check "user-moby-ll: raw socket refused" "$(tr '\n' ' ' <"$d/udp")" grep -Eqx "raw=(1|97)" "$d/udp"
+	t_check "user-moby-ll: netlink socket refused" "$(tr '\n' ' ' <"$d/udp")" grep -qx "netlink=97" "$d/udp"
+	t_check "user-moby-ll: listen() refused (no ephemeral port)" "$(tr '\n' ' ' <"$d/udp")" grep -qx "listen=1" "$d/udp"
+	t_check "user-moby-ll: MSG_FASTOPEN send refused" "$(tr '\n' ' ' <"$d/udp")" grep -qx "fastopen=1" "$d/udp"
+	OUT=$d/abstract
+	expect_kv_not "user-moby-ll: abstract unix connect fails" result 0
+	OUT=$d/pathname
+	expect_kv_not "user-moby-ll: pathname unix connect outside the workspace fails" result 0
+	t_check "user-moby-ll: the listeners got nothing (TCP, UDP, abstract, pathname)" "$(cat "$d/listener.log")" test ! -s "$d/listener.log"
+	t_check "user-moby-ll: the listener ran" "" test -s "$d/listener.pid"
+	for k in shmget msgget semget; do
+		t_check "user-moby-ll: SysV IPC $k refused (EPERM)" "$(tr '\n' ' ' <"$d/sysvipc")" grep -qx "$k=1" "$d/sysvipc"
+	done
+	t_check "user-moby-ll: the jail wrote the pids of what it left behind" "" test -s "$WS/ll-sleep.pid" -a -s "$WS/ll-daemon.pid"
+	t_check "user-moby-ll: a 'sleep 1000 &' left behind is killed when sbx-run exits" "$(cat "$d/sleep-after" 2>&1)" grep -qx gone "$d/sleep-after"
+	t_check "user-moby-ll: --timeout: exit 124" "rc=$(cat "$d/timeout.rc"); $(cat "$d/timeout")" test "$(cat "$d/timeout.rc")" = 124
+	t_check "user-moby-ll: --timeout: what the command left is killed too" "$(cat "$d/timeout-after" 2>&1); pid=$(cat "$WS/ll-timeout.pid" 2>&1)" \
+		sh -c 'test -s "$1" && grep -qx gone "$2"' sh "$WS/ll-timeout.pid" "$d/timeout-after"
+	t_check "user-moby-ll: a daemonized (setsid, double fork) child is killed too" "$(cat "$d/daemon-after" 2>&1); $(cat "$d/daemon")" grep -qx gone "$d/daemon-after"
+else
+	t_fail "user-moby-ll: the container ran" "podman: $(tail -c 400 "$d/podman.out" | tr '\n' '|')"
 fi
 
 # ---- 6. the site policy's floor, through sandboxd (sbx-policy(5) min_tier): sandboxd
@@ -305,8 +477,47 @@ if [[ -e $d/sandboxd-full.rc ]]; then
 	done
 fi
 
+# ---- 6b. the landlock tier through sandboxd: sandboxd as root in the moby-like
+# container (no namespace at all), the caller nobody with the profile ll (min_tier
+# landlock).  Site min_tier full: refused with the remedy, and the site's floor is
+# not one a profile may step under (no 'min_tier: landlock' offered); site min_tier
+# landlock: the request passes the tier, and the ALLOWED record names it.
+printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: full\n' "$NOBODY" >"$T/site/site-llfull.yaml"
+printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: landlock\n' "$NOBODY" >"$T/site/site-ll.yaml"
+sed -e 's/--profile cu/--profile ll/' -e 's/^site full$/site llfull/' -e 's/^site cu$/site ll/' "$T/inner-sd.sh" >"$T/inner-sdll.sh"
+chmod 0755 "$T/inner-sdll.sh"
+d=$T/root-moby-sandboxd
+mkdir -p "$d"
+timeout 120 unshare -m sh -c "$hide_v2"'exec "$@"' sh podman run --rm --network none --cgroups=disabled \
+	--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 --user 0:0 --env NOBODY="$NOBODY" \
+	"${binds[@]}" -v "$SBX_BUILD:/sbx:ro" -v "$T/prof:/p:ro" -v "$T/prof:/etc/sbx/profiles:ro" -v "$T/site:/site:ro" \
+	-v "$T/inner-sdll.sh:/inner.sh:ro" -v "$T/sdws:/sdws" -v "$d:/out" --security-opt "seccomp=$T/seccomp-moby.json" \
+	--rootfs "$ROOTFS" /inner.sh >"$d/podman.out" 2>&1
+echo $? >"$d/podman.rc"
+if [[ $(cat "$d/podman.rc") == 0 && -e $d/sd-llfull.rc ]]; then
+	err=$(tr '\n' '|' <"$d/sd-llfull.err")
+	t_check "root-moby-sandboxd, site min_tier full: refused, exit 125, tier refuse" "rc=$(cat "$d/sd-llfull.rc"); $err" \
+		bash -c '[[ $1 == 125 ]] && grep -q "isolation tier .refuse." "$2"' sh "$(cat "$d/sd-llfull.rc")" "$d/sd-llfull.err"
+	t_check "... the site's floor offers no min_tier: landlock" "$err" sh -c "! grep -q 'min_tier: landlock' '$d/sd-llfull.err'"
+	t_check "... the probe never ran" "$(head -c 200 "$d/sd-llfull")" test ! -s "$d/sd-llfull"
+	t_check "root-moby-sandboxd, site min_tier landlock: the request passes the tier" \
+		"rc=$(cat "$d/sd-ll.rc"); $(tail -c 400 "$d/sd-ll.err" | tr '\n' '|')" sh -c "! grep -q -e 'tier: ' -e min_tier '$d/sd-ll.err'"
+	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit-ll.jsonl" | tail -n 1)
+	t_check "... its ALLOWED record names tier landlock and the substitutions" "record: $rec" \
+		bash -c 'grep -q "\"SBX_TIER\":\"landlock\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"pid=shared" <<<"$1"' sh "$rec"
+	if [[ $(cat "$d/sd-ll.rc") == 0 ]]; then
+		OUT=$d/sd-ll
+		expect_kv "... it ran as the caller" uid "$NOBODY"
+		expect_kv "... with no capability" sys.CapEff 0000000000000000
+	else
+		echo "# root-moby-sandboxd, site landlock: rc=$(cat "$d/sd-ll.rc"): $(tail -c 300 "$d/sd-ll.err" | tr '\n' '|')"
+	fi
+else
+	t_fail "root-moby-sandboxd: the container ran" "podman: $(tail -c 400 "$d/podman.out" | tr '\n' '|')"
+fi
+
 # The table for the report: setup x tier, from these runs.
-for c in root-default user-default user-unmask user-remedied user-moby; do
+for c in root-default user-default user-unmask user-remedied user-moby user-moby-ll; do
 	printf 'container %-14s tier=%s substitutions=%s\n' "$c" "$(jkey "$T/$c/doctor.json" tier 2>/dev/null)" \
 		"$(jkey "$T/$c/doctor.json" substitutions 2>/dev/null)"
 done

@@ -610,11 +610,11 @@ static void test_min_tier(void)
         sbx_site_done(&sp);
         parse("allow: []\nmin_tier: landlock-seccomp\n", &sp, got, sizeof(got));
         CHECK(G, "min_tier: an unknown tier is a load error naming file:line and the allowed values",
-              strcmp(got, "policy.yaml:2:11: 'min_tier': 'landlock-seccomp' is not one of: full, container-userns") == 0 &&
+              strcmp(got, "policy.yaml:2:11: 'min_tier': 'landlock-seccomp' is not one of: full, container-userns, landlock") == 0 &&
                       is_empty_policy(&sp));
         sbx_site_done(&sp);
         parse("min_tier: refuse\n", &sp, got, sizeof(got));
-        CHECK(G, "min_tier: refuse is no tier to set a floor at", strcmp(got, "policy.yaml:1:11: 'min_tier': 'refuse' is not one of: full, container-userns") == 0);
+        CHECK(G, "min_tier: refuse is no tier to set a floor at", strcmp(got, "policy.yaml:1:11: 'min_tier': 'refuse' is not one of: full, container-userns, landlock") == 0);
         sbx_site_done(&sp);
         parse("min_tier: [full]\n", &sp, got, sizeof(got));
         CHECK(G, "min_tier: a list is refused", strncmp(got, "policy.yaml:1:", 14) == 0 && strstr(got, "min_tier") != NULL);

@@ -177,8 +177,132 @@ static void test_names(void)
                                          sbx_tier_by_name("refuse") == SBX_TIER_REFUSE && sbx_tier_by_name("landlock-only") == -1);
 }
 
+/* The moby case: every namespace refused by the runtime's seccomp profile. */
+static struct sbx_probe moby(int abi)
+{
+        struct sbx_probe pr = probe(true, "docker");
+
+        fails(&pr, SBX_PROBE_USERNS, EPERM, "clone3 CLONE_NEWUSER");
+        fails(&pr, SBX_PROBE_PROC, EPERM, "clone3");
+        fails(&pr, SBX_PROBE_NETNS, EPERM, "clone3");
+        pr.r[SBX_PROBE_LANDLOCK].value = abi;
+        return pr;
+}
+
+static bool has_sub(const struct sbx_tier_choice *c, const char *feature, const char *with)
+{
+        for (size_t i = 0; i < c->n_subs; i++)
+                if (strcmp(c->subs[i].feature, feature) == 0 && strcmp(c->subs[i].with, with) == 0)
+                        return true;
+        return false;
+}
+
+/* The landlock tier: only where namespaces are refused, Landlock ABI 6, seccomp,
+ * network: none, and only when the floor names it. */
+static void test_landlock(void)
+{
+        struct sbx_mount ws = { .kind = SBX_MOUNT_RW, .source = "/ws", .dest = "/ws" };
+        struct sbx_mount usr = { .kind = SBX_MOUNT_RO, .source = "/usr", .dest = "/usr", .system = true };
+        struct sbx_mount mounts[3] = { usr, ws };
+        struct sbx_plan p = { .uid = 1000, .net = SBX_NET_NONE, .mounts = mounts, .n_mounts = 2, .unix_broker = true };
+        struct sbx_probe pr = moby(6);
+        struct sbx_tier_choice c;
+        struct sbx_error e = { 0 };
+        char buf[1024];
+
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_FULL, &c);
+        CHECK(G, "landlock: namespaces refused, ABI 6, floor full: still refuse", c.tier == SBX_TIER_REFUSE && !c.no_landlock[0]);
+        CHECK(G, "... refused with the remedy and min_tier: landlock offered",
+              sbx_tier_check(&pr, &c, floor_of(SBX_TIER_FULL), &e) < 0 && strstr(e.hint, "CLONE_NEWUSER") &&
+                      strstr(e.hint, "min_tier: landlock"));
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_CONTAINER_USERNS, &c);
+        CHECK(G, "landlock: floor container-userns: still refuse", c.tier == SBX_TIER_REFUSE);
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        e = (struct sbx_error){ 0 };
+        CHECK(G, "landlock: floor landlock: tier landlock", c.tier == SBX_TIER_LANDLOCK &&
+                                                                 sbx_tier_check(&pr, &c, floor_of(SBX_TIER_LANDLOCK), &e) == 0);
+        CHECK(G, "... every substitution named", has_sub(&c, "pid", "shared") && has_sub(&c, "mount", "landlock") &&
+                                                         has_sub(&c, "net", "landlock") && has_sub(&c, "proc", "host") &&
+                                                         has_sub(&c, "ipc", "none") && has_sub(&c, "uts", "shared") &&
+                                                         has_sub(&c, "unix", "pairs-only") && has_sub(&c, "tmp", "private"));
+        sbx_tier_substitutions_text(&c, buf, sizeof(buf));
+        CHECK(G, "... in SBX_SUBSTITUTIONS's text", strstr(buf, "pid=shared (P1 clone3 CLONE_NEWUSER: Operation not permitted)") != NULL);
+        sbx_tier_apply(&p, &c);
+        CHECK(G, "... the plan: no namespaces, no connect broker", p.no_namespaces && !p.unix_broker);
+        CHECK(G, "landlock is below container-userns and above refuse",
+              SBX_TIER_REFUSE < SBX_TIER_LANDLOCK && SBX_TIER_LANDLOCK < SBX_TIER_CONTAINER_USERNS);
+        e = (struct sbx_error){ 0 };
+        CHECK(G, "tier landlock below a floor container-userns: refused",
+              sbx_tier_check(&pr, &c, floor_of(SBX_TIER_CONTAINER_USERNS), &e) == -EPERM && strstr(e.hint, "CLONE_NEWUSER"));
+
+        p = (struct sbx_plan){ .uid = 1000, .net = SBX_NET_NONE, .mounts = mounts, .n_mounts = 2 };
+        pr = moby(5);
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        CHECK(G, "landlock: ABI 5: refuse, saying why", c.tier == SBX_TIER_REFUSE && strstr(c.no_landlock, "ABI 6"));
+        e = (struct sbx_error){ 0 };
+        CHECK(G, "... the hint says why", sbx_tier_check(&pr, &c, floor_of(SBX_TIER_LANDLOCK), &e) < 0 && strstr(e.hint, "ABI 6"));
+
+        pr = moby(6);
+        fails(&pr, SBX_PROBE_SECCOMP, EINVAL, "seccomp");
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        CHECK(G, "landlock: no seccomp: refuse", c.tier == SBX_TIER_REFUSE);
+
+        pr = moby(6);
+        p.net = SBX_NET_FILTERED;
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        CHECK(G, "landlock: network filtered: refuse, saying so", c.tier == SBX_TIER_REFUSE && strstr(c.no_landlock, "network: none only"));
+        p.net = SBX_NET_HOST;
+        pr.r[SBX_PROBE_NETNS].err = 0;
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        CHECK(G, "landlock: network host: refuse", c.tier == SBX_TIER_REFUSE && strstr(c.no_landlock, "network: none only"));
+        pr = moby(6);
+        p.net = SBX_NET_NONE;
+        p.n_net_connect = 1;
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        CHECK(G, "landlock: network.localhost ports: refuse", c.tier == SBX_TIER_REFUSE);
+        p.n_net_connect = 0;
+
+        /* Protection inside the workspace (filesystem.git's read-only .git/hooks):
+         * Landlock cannot take write away beneath a writable rule. */
+        mounts[2] = (struct sbx_mount){ .kind = SBX_MOUNT_RO, .source = "/ws/.git/hooks", .dest = "/ws/.git/hooks" };
+        p.n_mounts = 3;
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        CHECK(G, "landlock: a read-only bind inside the workspace: refuse", c.tier == SBX_TIER_REFUSE && strstr(c.no_landlock, "subtract"));
+        mounts[2] = (struct sbx_mount){ .kind = SBX_MOUNT_RW, .source = "/srv/data", .dest = "/data" };
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        CHECK(G, "landlock: a bind at another path: refuse", c.tier == SBX_TIER_REFUSE && strstr(c.no_landlock, "mount namespace"));
+        p.n_mounts = 2;
+
+        /* A refusal that is not a namespace's (the cgroup, say, never refuses; a
+         * failed seccomp probe does): no landlock tier. */
+        pr = probe(true, "docker");
+        fails(&pr, SBX_PROBE_SECCOMP, EINVAL, "seccomp");
+        pr.r[SBX_PROBE_LANDLOCK].value = 6;
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        CHECK(G, "landlock: stands in for namespaces only", c.tier == SBX_TIER_REFUSE && c.no_landlock[0]);
+        /* Where namespaces work, the landlock floor changes nothing: full. */
+        pr = probe(true, "");
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        CHECK(G, "landlock floor where namespaces work: full", c.tier == SBX_TIER_FULL);
+        CHECK(G, "landlock's name round-trips", sbx_tier_by_name("landlock") == SBX_TIER_LANDLOCK &&
+                                                    strcmp(sbx_tier_name(SBX_TIER_LANDLOCK), "landlock") == 0);
+}
+
 int main(void)
 {
+        test_landlock();
         test_choose();
         test_check();
         test_names();

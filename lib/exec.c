@@ -2,6 +2,7 @@
 #include "exec.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,4 +48,21 @@ int sbx_exec(char *const argv[], char *const envp[], struct sbx_error *e)
         sbx_error_set(e, SBX_STAGE_EXEC, ENOENT, "execve", cmd, "command not found in the jail's PATH");
         sbx_error_hint(e, "PATH inside is '%s'; the jail sees /usr, the workspace and what --ro/--rw add", path ? path : "");
         return -ENOENT;
+}
+
+int sbx_exec_session(const struct sbx_plan *p, struct sbx_error *e)
+{
+        struct sigaction dfl = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
+        const char *cwd = p->workdir ? p->workdir : p->workspace_mode != SBX_WS_NONE ? p->workspace : "/";
+        sigset_t none;
+
+        if (setsid() < 0)
+                return sbx_error_set(e, SBX_STAGE_SESSION, errno, "setsid", "", "cannot start a session");
+        for (int sig = 1; sig < NSIG; sig++)
+                (void)sigaction(sig, sig <= 64 && (p->sig_ignored >> (sig - 1)) & 1 ? &ign : &dfl, NULL);
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        if (chdir(cwd) < 0)
+                return sbx_error_set(e, SBX_STAGE_EXEC, errno, "chdir", cwd, "cannot enter the working directory");
+        return 0;
 }

@@ -252,10 +252,8 @@ void sbx_nons_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, 
 {
         struct sbx_error e = { 0 };
         struct pollfd pfd = { .fd = parent_pidfd, .events = POLLIN };
-        struct sigaction dfl = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
         struct sbx_msg done = { .type = SBX_MSG_APPLIED };
         char weak[128];
-        sigset_t none;
         char **env;
         int r;
 
@@ -265,17 +263,8 @@ void sbx_nons_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, 
         if (join_cgroup(cg, &e) < 0)
                 fail(sync_fd, &e);
         done.applied |= cg->applied;
-        /* A session of its own: no controlling terminal (TIOCSTI), a process group
-         * of its own. */
-        if (setsid() < 0)
-                fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_SESSION, errno, "setsid", "", "cannot start a session"), &e));
-        for (int sig = 1; sig < NSIG; sig++)
-                (void)sigaction(sig, sig <= 64 && (p->sig_ignored >> (sig - 1)) & 1 ? &ign : &dfl, NULL);
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        const char *cwd = p->workdir ? p->workdir : p->workspace_mode != SBX_WS_NONE ? p->workspace : "/";
-        if (chdir(cwd) < 0)
-                fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_EXEC, errno, "chdir", cwd, "cannot enter the working directory"), &e));
+        if (sbx_exec_session(p, &e) < 0)
+                fail(sync_fd, &e);
         if (!(env = environment(p, n->tmpdir)))
                 fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_EXEC, ENOMEM, "", "", "out of memory"), &e));
         if (sbx_privs_drop(p, &done.applied, &e) < 0)

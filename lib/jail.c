@@ -76,26 +76,12 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
                                     int id_ns)
 {
         struct sbx_error e = { 0 };
-        struct sigaction dfl = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
         struct sbx_msg done = { .type = SBX_MSG_APPLIED };
-        sigset_t none;
         char weak[128];
         int r;
 
-        /* A session of its own: no controlling terminal, so TIOCSTI cannot push
-         * keystrokes into the caller's shell (CVE-2017-5226), and a process group
-         * that signals reach as a whole. */
-        if (setsid() < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_SESSION, errno, "setsid", "", "cannot start a session"), &e));
-        /* As execve would leave them: what the caller ignores stays ignored (nohup's
-         * SIGHUP), anything else is the default, whatever sbx or sandboxd set. */
-        for (int sig = 1; sig < NSIG; sig++)
-                (void)sigaction(sig, sig <= 64 && (p->sig_ignored >> (sig - 1)) & 1 ? &ign : &dfl, NULL);
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        const char *cwd = p->workdir ? p->workdir : p->workspace_mode != SBX_WS_NONE ? p->workspace : "/";
-        if (chdir(cwd) < 0)
-                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_EXEC, errno, "chdir", cwd, "cannot enter the working directory"), &e));
+        if (sbx_exec_session(p, &e) < 0)
+                sbx_sync_fail(sync_fd, &e);
 
         /* Root's command: nobody, in the namespace where nobody is root (identity.h). */
         if (sbx_identity_enter(p, id_ns, &done.applied, &e) < 0)

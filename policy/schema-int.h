@@ -59,6 +59,9 @@ const char *sbx_walk_type_name(const struct sbx_node *n);
 int sbx_walk_want(struct sbx_walk *c, const struct sbx_node *v, enum sbx_node_type type, const struct sbx_key *k);
 /* An unquoted true or false; a quoted one is refused by name. */
 int sbx_walk_bool(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v, bool *ret);
+/* An isolation tier's name (lib/tier.h) into *@ret; "refuse" is no tier to accept, or
+ * to set a floor at.  k->doc lists the names. */
+int sbx_walk_tier(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v, int *ret);
 /* A list of scalars, @fn for each. */
 int sbx_walk_each_item(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v, sbx_item_fn fn);
 /* Appends @s unless @l has it: lists append to a parent's, and a repeat is dropped. */

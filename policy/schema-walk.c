@@ -14,6 +14,7 @@
 #include "../lib/netrule.h"
 #include "../lib/parse.h"
 #include "../lib/plan.h"
+#include "../lib/tier.h"
 #include "schema-int.h"
 
 int sbx_walk_oom(struct sbx_walk *c, const struct sbx_node *n)
@@ -486,5 +487,18 @@ int sbx_key_command(struct sbx_walk *c, const struct sbx_key *k, const struct sb
         }
         sbx_strv_free(l);
         *l = fresh;
+        return 0;
+}
+
+int sbx_walk_tier(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v, int *ret)
+{
+        int t;
+
+        if (sbx_walk_want(c, v, SBX_NODE_SCALAR, k) < 0)
+                return -EINVAL;
+        t = sbx_tier_by_name(v->value);
+        if (t <= SBX_TIER_REFUSE)
+                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not one of: %s", c->path, v->value, k->doc);
+        *ret = t;
         return 0;
 }

@@ -555,15 +555,7 @@ static int parse_proc(struct sbx_walk *c, const struct sbx_key *k, const struct 
 /* The weakest isolation tier accepted (lib/tier.h); "refuse" is no tier to accept. */
 static int parse_min_tier(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
-        int t;
-
-        if (sbx_walk_want(c, v, SBX_NODE_SCALAR, k) < 0)
-                return -EINVAL;
-        t = sbx_tier_by_name(v->value);
-        if (t <= SBX_TIER_REFUSE)
-                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not one of: %s", c->path, v->value, k->doc);
-        prof(c)->min_tier = t;
-        return 0;
+        return sbx_walk_tier(c, k, v, &prof(c)->min_tier);
 }
 
 /* ------------------------------------------------------------------ tables */

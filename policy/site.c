@@ -332,16 +332,11 @@ static const struct sbx_key network_keys[] = {
 static int parse_min_tier(struct sbx_walk *c, const struct sbx_key *k, const struct sbx_node *v)
 {
         struct sbx_site_policy *sp = policy_of(c);
-        int t;
+        int r = sbx_walk_tier(c, k, v, &sp->min_tier);
 
-        if (sbx_walk_want(c, v, SBX_NODE_SCALAR, k) < 0)
-                return -EINVAL;
-        t = sbx_tier_by_name(v->value);
-        if (t <= SBX_TIER_REFUSE)
-                return sbx_diag_at(c->d, c->file, v, "'%s': '%s' is not one of: %s", c->path, v->value, k->doc);
-        sp->min_tier = t;
-        sp->min_tier_line = v->line;
-        return 0;
+        if (r == 0)
+                sp->min_tier_line = v->line;
+        return r;
 }
 
 static const struct sbx_key top_keys[] = {

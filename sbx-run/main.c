@@ -433,6 +433,7 @@ static int run(struct sbx_options *o)
          * filesystem.git made are removed. */
         sbx_git_finish(&d.pr, &sbx_caller_self, NULL);
         sbx_decision_done(&d);
+        o->tier = NULL; /* it pointed into the decision */
         return status;
 }
 

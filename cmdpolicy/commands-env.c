@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "../lib/cleanup.h"
+#include "../lib/hash.h"
 #include "../lib/plan.h"
 #include "commands-int.h"
 
@@ -400,11 +401,7 @@ static struct sbx_cmd_var *grow_vars(struct sbx_cmd_ctx *c)
  * may set thousands): c->var_slots holds 1 + an index, 0 for an empty slot. */
 static size_t name_hash(const char *s)
 {
-        size_t h = 14695981039346656037ull;
-
-        for (; *s; s++)
-                h = (h ^ (unsigned char)*s) * 1099511628211ull;
-        return h;
+        return (size_t)sbx_fnv1a(SBX_FNV1A_INIT, s, strlen(s));
 }
 
 static struct sbx_cmd_var *find_var(const struct sbx_cmd_ctx *c, const char *name)

@@ -14,6 +14,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "hash.h"
 #include "netrule.h"
 #include "synth.h"
 
@@ -60,12 +61,8 @@ unsigned sbx_synth_count(const struct sbx_synth *s)
  * bit reaches the low bits the table uses. */
 static uint64_t hash(uint64_t key, const char *name, size_t len)
 {
-        uint64_t h = 0xcbf29ce484222325u ^ key;
+        uint64_t h = sbx_fnv1a(SBX_FNV1A_INIT ^ key, name, len);
 
-        for (size_t i = 0; i < len; i++) {
-                h ^= (unsigned char)name[i];
-                h *= 0x100000001b3u;
-        }
         h ^= h >> 33;
         h *= 0xff51afd7ed558ccdu;
         h ^= h >> 33;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../lib/cleanup.h"
+#include "../lib/hash.h"
 #include "hook.h"
 
 #define ENTRY_MAX (HOOK_MAX_INPUT + 256 + PATH_MAX)
@@ -53,14 +54,10 @@ int spool_open(char *why, size_t size)
         return fd;
 }
 
-/* FNV-1a: an index into the spool, not a proof (the command itself is compared). */
+/* An index into the spool, not a proof (the command itself is compared). */
 static uint64_t hash(const char *s)
 {
-        uint64_t h = 0xcbf29ce484222325ULL;
-
-        for (; *s; s++)
-                h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-        return h;
+        return sbx_fnv1a(SBX_FNV1A_INIT, s, strlen(s));
 }
 
 /* Drops the entries older than SPOOL_MAX_AGE_S; the number left, or -errno. */

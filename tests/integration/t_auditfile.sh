@@ -331,38 +331,36 @@ else
 	t_fail "sandboxd --audit-file (shared)" "did not start: $(tail -c 300 "$DM_LOG")"
 fi
 
+# stderr_forge LABEL PREFIX...: sandboxd started through PREFIX, its records on its
+# stderr; a run whose stderr is that stream is refused (125), the line the jail
+# would have forged is not there, and the refusal is audited there.
+stderr_forge() {
+	local label=$1
+	shift
+	: >"$DM_LOG"
+	if ! dm_start --prefix "$@" --; then
+		t_fail "sandboxd, $label" "did not start: $(tail -c 300 "$DM_LOG")"
+		return
+	fi
+	FORGE='echo "sbx event=exit id=forged mode=daemon" >&2' ushare '</dev/null >"$OUT" 2>>"$DM_LOG"'
+	expect_rc "sandboxd, $label: a run whose stderr is sandboxd's stderr: 125" 125
+	dm_stop
+	t_check "sandboxd, $label: no line the jail wrote" "$(grep forged "$DM_LOG" | head -c 300)" \
+		sh -c "! grep -q '^sbx event=exit id=forged' '$DM_LOG'"
+	t_check "sandboxd, $label: the refusal audited on stderr" "$(head -c 600 "$DM_LOG")" \
+		sh -c "grep '^sbx event=denied' '$DM_LOG' | grep -q 'audit stream'"
+}
+
 # Without a journal or an audit file, the records are logfmt lines on sandboxd's
 # stderr: that stream is the audit sink.
-: >"$DM_LOG"
-if dm_start --prefix "${NOJ[@]}" --; then
-	FORGE='echo "sbx event=exit id=forged mode=daemon" >&2' ushare '</dev/null >"$OUT" 2>>"$DM_LOG"'
-	expect_rc "sandboxd, logfmt on stderr: a run whose stderr is sandboxd's stderr: 125" 125
-	dm_stop
-	t_check "sandboxd, logfmt on stderr: no line the jail wrote" "$(grep forged "$DM_LOG" | head -c 300)" \
-		sh -c "! grep -q '^sbx event=exit id=forged' '$DM_LOG'"
-	t_check "sandboxd, logfmt on stderr: the refusal audited" "$(head -c 600 "$DM_LOG")" \
-		sh -c "grep '^sbx event=denied' '$DM_LOG' | grep -q 'audit stream'"
-else
-	t_fail "sandboxd, logfmt on stderr" "did not start: $(tail -c 300 "$DM_LOG")"
-fi
+stderr_forge "logfmt on stderr" "${NOJ[@]}"
 
 # A journal that died: its socket file is still there, nobody receives, and the
 # records fall back to stderr all the same.  The stream is compared whatever the
 # socket file says.
-: >"$DM_LOG"
 DEADJ=(unshare -m --propagation private sh -c 'mkdir -p /run/systemd/journal && mount -t tmpfs -o size=1m sbx-deadjournal /run/systemd/journal &&
 	python3 -c "import socket; s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(\"/run/systemd/journal/socket\")" && exec "$@"' deadjournal)
-if dm_start --prefix "${DEADJ[@]}" --; then
-	FORGE='echo "sbx event=exit id=forged mode=daemon" >&2' ushare '</dev/null >"$OUT" 2>>"$DM_LOG"'
-	expect_rc "sandboxd, dead journal: a run whose stderr is sandboxd's stderr: 125" 125
-	dm_stop
-	t_check "sandboxd, dead journal: no line the jail wrote" "$(grep forged "$DM_LOG" | head -c 300)" \
-		sh -c "! grep -q '^sbx event=exit id=forged' '$DM_LOG'"
-	t_check "sandboxd, dead journal: the refusal audited on stderr" "$(head -c 600 "$DM_LOG")" \
-		sh -c "grep '^sbx event=denied' '$DM_LOG' | grep -q 'audit stream'"
-else
-	t_fail "sandboxd, dead journal" "did not start: $(tail -c 300 "$DM_LOG")"
-fi
+stderr_forge "dead journal" "${DEADJ[@]}"
 
 # A terminal: sandboxd's audit on a pseudo-terminal, the jail's stdout that terminal
 # by its name, or through /dev/tty (another inode: the device behind it counts).

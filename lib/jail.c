@@ -72,6 +72,8 @@ static void send_listener(int sock, int fd)
         (void)sendmsg(sock, &mh, MSG_NOSIGNAL);
 }
 
+static int close_all_but(int a, int b, int c);
+
 _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, int sync_fd, int broker_sock,
                                     int id_ns)
 {
@@ -80,6 +82,11 @@ _Noreturn static void command_child(const struct sbx_plan *p, const struct sbx_s
         char weak[128];
         int r;
 
+        /* Only what it uses: what PID 1 still holds when it forks (an fd per mount the
+         * validation pinned) would count against the open-files limit the command gets
+         * back below, before Landlock and seccomp open theirs. */
+        if (close_all_but(sync_fd, broker_sock, id_ns) < 0)
+                sbx_sync_fail(sync_fd, (sbx_error_set(&e, SBX_STAGE_INIT, errno, "close_range", "", "cannot close the command's other fds"), &e));
         if (sbx_exec_session(p, &e) < 0)
                 sbx_sync_fail(sync_fd, &e);
 

@@ -6,7 +6,6 @@
 #include "mount.h"
 
 #include <errno.h>
-#include <sys/resource.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -570,39 +569,13 @@ static void close_all(int *fds, size_t n)
                 closep(&fds[i]);
 }
 
-/* Room for one fd per bind at once (step 2 holds them all): the soft limit raised
- * towards the hard one while the root is built, @old to put back before the command. */
-static int fd_room(size_t n, struct rlimit *old, struct sbx_error *e)
-{
-        const rlim_t want = (rlim_t)n + 128;
-        struct rlimit rl;
-
-        if (getrlimit(RLIMIT_NOFILE, old) < 0)
-                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "getrlimit", "", "cannot read the fd limit");
-        if (old->rlim_cur >= want)
-                return 0;
-        if (old->rlim_max < want) {
-                sbx_error_set(e, SBX_STAGE_MOUNT, EMFILE, "", "", "%zu mounts need %llu fds; the hard limit is %llu", n,
-                              (unsigned long long)want, (unsigned long long)old->rlim_max);
-                sbx_error_hint(e, "raise the hard RLIMIT_NOFILE (ulimit -Hn), or name a narrower --workspace");
-                return -EMFILE;
-        }
-        rl = (struct rlimit){ .rlim_cur = want, .rlim_max = old->rlim_max };
-        if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
-                return sbx_error_set(e, SBX_STAGE_MOUNT, errno, "setrlimit", "", "cannot raise the fd limit");
-        return 0;
-}
-
 int sbx_mount_apply(const struct sbx_plan *p, int idmap, struct sbx_mount_out *out, struct sbx_error *e)
 {
         _cleanup_free_ int *trees = calloc(p->n_mounts ? p->n_mounts : 1, sizeof(*trees));
-        struct rlimit old;
         int r;
 
         if (!trees)
                 return sbx_error_set(e, SBX_STAGE_MOUNT, ENOMEM, "", "", "out of memory");
-        if ((r = fd_room(p->n_mounts, &old, e)) < 0)
-                return r;
         out->weak[0] = '\0';
         /* 1. Nothing we mount propagates back to the host, nor the host's to us. */
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
@@ -631,7 +604,6 @@ int sbx_mount_apply(const struct sbx_plan *p, int idmap, struct sbx_mount_out *o
         if (r >= 0)
                 state_fds_of(p, trees, out);
         close_all(trees, p->n_mounts);
-        (void)setrlimit(RLIMIT_NOFILE, &old);
         return r;
 }
 

@@ -142,6 +142,35 @@ static bool holds_nothing(void)
         return true;
 }
 
+/* sbx_privs_nofile_room's @inherit; 0: the launcher's own limit was left alone. */
+static rlim_t nofile_inherit;
+
+void sbx_privs_nofile_room(rlim_t inherit)
+{
+        struct rlimit rl;
+
+        if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+                return;
+        nofile_inherit = inherit < rl.rlim_max ? inherit : rl.rlim_max;
+        if (rl.rlim_cur < rl.rlim_max) {
+                rl.rlim_cur = rl.rlim_max;
+                (void)setrlimit(RLIMIT_NOFILE, &rl);
+        }
+}
+
+/* The soft limit the command inherits, the hard one left as it was. */
+static int inherit_nofile(struct sbx_error *e)
+{
+        struct rlimit rl;
+
+        if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "getrlimit", "RLIMIT_NOFILE", "cannot read the open-files limit");
+        rl.rlim_cur = nofile_inherit;
+        if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+                return sbx_error_set(e, SBX_STAGE_PRIVS, errno, "setrlimit", "RLIMIT_NOFILE", "cannot set the open-files limit");
+        return 0;
+}
+
 int sbx_privs_drop(const struct sbx_plan *p, unsigned *applied, struct sbx_error *e)
 {
         /* The landlock tier, as a user holding no capability (no user namespace to
@@ -158,6 +187,8 @@ int sbx_privs_drop(const struct sbx_plan *p, unsigned *applied, struct sbx_error
          *    the process's memory in the workspace); then those the plan sets (CPU
          *    time, open files...: the option table's rlimit rows). */
         if ((r = set_rlimit(RLIMIT_CORE, 0, "RLIMIT_CORE", e)) < 0)
+                return r;
+        if (nofile_inherit && (r = inherit_nofile(e)) < 0)
                 return r;
         for (int i = 0; i < SBX_RLIMIT_MAX; i++)
                 if (i != RLIMIT_CORE && p->limits.rlimit[i] && (r = set_rlimit(i, p->limits.rlimit[i], rlimit_name(i), e)) < 0)

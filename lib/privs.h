@@ -4,6 +4,8 @@
  * jail's user namespace) on entry, none on return. */
 #pragma once
 
+#include <sys/resource.h>
+
 #include "applied.h"
 #include "error.h"
 #include "plan.h"
@@ -23,6 +25,13 @@ int sbx_privs_mdwe(const struct sbx_plan *p, char *what, size_t size, unsigned *
  * saved id lets the command switch back.  Within sbx_privs_drop(), or before it where
  * the command enters a user namespace (identity.h), which freezes the groups. */
 int sbx_privs_switch_ids(const struct sbx_plan *p, struct sbx_error *e);
+
+/* The launcher, before anything is decided: its soft RLIMIT_NOFILE up to the hard one
+ * (validation and the root's binds hold an fd per mount at once, and a workspace of
+ * many repositories has hundreds), while the command gets @inherit back in
+ * sbx_privs_drop() when no limit names one: the caller's own (sbx-run), or the one
+ * sandboxd was started with. */
+void sbx_privs_nofile_room(rlim_t inherit);
 
 /* For the jail's PID 1 itself: no capabilities, no_new_privs (it keeps its fds). */
 int sbx_privs_drop_init(const struct sbx_plan *p, struct sbx_error *e);

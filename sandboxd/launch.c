@@ -29,6 +29,7 @@
 
 #include "../lib/cleanup.h"
 #include "../lib/path.h"
+#include "../lib/privs.h"
 #include "../lib/probe.h"
 #include "../lib/tier.h"
 #include "../policy/decide.h"
@@ -203,12 +204,8 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         if (take_fds(l, ctl) < 0)
                 _exit(1);
         /* The jail's open-files limit is the one sandboxd was given, not the one it
-         * raised for its connections. */
-        struct rlimit rl;
-        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur > l->nofile) {
-                rl.rlim_cur = l->nofile;
-                (void)setrlimit(RLIMIT_NOFILE, &rl);
-        }
+         * raised for its connections; this launcher keeps the room. */
+        sbx_privs_nofile_room(l->nofile);
         prctl(PR_SET_NAME, "sbx-launcher", 0, 0, 0);
         umask(l->umask); /* the caller's, not sandboxd's */
         /* 3-4. The request as the caller, and every verdict. */

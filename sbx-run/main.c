@@ -14,6 +14,7 @@
 #include "../lib/cleanup.h"
 #include "../lib/jail.h"
 #include "../lib/path.h"
+#include "../lib/privs.h"
 #include "../policy/decide.h"
 #include "../policy/resolve.h"
 #include "client.h"
@@ -326,8 +327,15 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
         sbx_audit_id_new(id);
         /* What this environment allows, for the tier (a run only: --dry-run shows the
          * profile's plan, --check the verdict). */
-        if (o->action == SBX_ACTION_RUN)
+        if (o->action == SBX_ACTION_RUN) {
+                struct rlimit nofile;
+
                 sbx_probe_run(&probe);
+                /* Room for an fd per mount while the jail is built; the command gets
+                 * the caller's soft limit back. */
+                if (getrlimit(RLIMIT_NOFILE, &nofile) == 0)
+                        sbx_privs_nofile_room(nofile.rlim_cur);
+        }
         sbx_decide(&(struct sbx_decide_in){ .profile = o->profile,
                                             .ask = &o->ask,
                                             .vars = &vars,

@@ -50,6 +50,15 @@ expect_rc "40 repositories in the workspace: the jail runs" 0
 t_check "40 repositories: p40/.codex/hooks.json was not planted" "$(ls -la "$MANY/p40/.codex" 2>&1 | head -n 3)" \
 	test ! -e "$MANY/p40/.codex/hooks.json"
 t_check "40 repositories: p7/.mcp.json was not planted" "$(ls -la "$MANY/p7" 2>&1 | head -n 5)" test ! -e "$MANY/p7/.mcp.json"
+# Building the root holds one fd per bind at once: under a soft fd limit of 200 the
+# launcher raises it towards the hard one for that, and the command gets 200 back.
+old_nofile=$(ulimit -Sn)
+ulimit -Sn 200
+SBX_AS=$NOBODY sbx --workspace "$MANY" -- /bin/sh -c 'ulimit -n'
+ulimit -Sn "$old_nofile"
+expect_rc "40 repositories under a soft fd limit of 200: the jail runs" 0
+t_check "40 repositories under a soft fd limit of 200: the command's limit is 200 again" "$(cat "$OUT") $(head -c 200 "$ERR")" \
+	test "$(cat "$OUT")" = 200
 for i in $(seq 41 130); do git init -q "$MANY/p$i"; done
 chown -R "$NOBODY:$NOBODY" "$MANY"
 SBX_AS=$NOBODY sbx --workspace "$MANY" -- /bin/sh -c "touch ran"

@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -112,6 +113,13 @@ int sbx_nons_prepare(struct sbx_nons *n, const struct sbx_plan *p, struct sbx_er
                 n->tmpdir[0] = '\0';
                 return r;
         }
+        if (p->run_as) {
+                n->as_caller = true;
+                n->uid = p->uid;
+                n->gid = p->gid;
+                n->n_groups = p->n_groups < ELEMENTSOF(n->groups) ? p->n_groups : ELEMENTSOF(n->groups);
+                memcpy(n->groups, p->groups, n->n_groups * sizeof(gid_t));
+        }
         if (p->run_as && chown(n->tmpdir, p->uid, p->gid) < 0) {
                 r = sbx_error_set(e, SBX_STAGE_MOUNT, errno, "chown", n->tmpdir, "cannot give the private TMPDIR to the caller");
                 (void)rmdir(n->tmpdir);
@@ -164,6 +172,31 @@ static int remove_tree(int at, const char *name, int depth)
         return bad;
 }
 
+/* remove_tree with the caller's rights (sandboxd's launcher is root): in a child
+ * that becomes the caller.  The caller may have moved into the directory one they
+ * can rename but not empty (a shared group directory's member's): root would. */
+static int remove_tree_as(const struct sbx_nons *n, const char *path)
+{
+        int status = 0;
+        pid_t pid;
+
+        if (!n->as_caller)
+                return remove_tree(AT_FDCWD, path, 0);
+        pid = fork();
+        if (pid < 0)
+                return -errno;
+        if (pid == 0) {
+                if (setgroups(n->n_groups, n->groups) < 0 || setresgid(n->gid, n->gid, n->gid) < 0 ||
+                    setresuid(n->uid, n->uid, n->uid) < 0)
+                        _exit(2);
+                _exit(remove_tree(AT_FDCWD, path, 0) < 0 ? 1 : 0);
+        }
+        while (waitpid(pid, &status, 0) < 0)
+                if (errno != EINTR)
+                        return -errno;
+        return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EBUSY;
+}
+
 size_t sbx_nons_finish(struct sbx_nons *n, char *weak, size_t size)
 {
         size_t total = 0;
@@ -172,7 +205,7 @@ size_t sbx_nons_finish(struct sbx_nons *n, char *weak, size_t size)
         /* Kill the children that are not the launcher's own; reaping one makes its
          * children ours (PR_SET_CHILD_SUBREAPER) before waitpid returns: again, until
          * a round finds none. */
-        for (int round = 0; round < 100000; round++) {
+        for (int round = 0;; round++) {
                 struct sweep s = { .n = n };
 
                 if (each_child(kill_one, &s) < 0) {
@@ -185,9 +218,14 @@ size_t sbx_nons_finish(struct sbx_nons *n, char *weak, size_t size)
                         while (waitpid(s.killed[i], NULL, 0) < 0 && errno == EINTR)
                                 ;
                 total += s.n_killed;
+                /* (still forking faster than it is killed: said, not hidden) */
+                if (round == 100000) {
+                        snprintf(weak, size, "landlock tier: processes the command left were still multiplying when the launcher gave up killing them");
+                        break;
+                }
         }
         (void)prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
-        if (n->tmpdir[0] && remove_tree(AT_FDCWD, n->tmpdir, 0) < 0 && !weak[0])
+        if (n->tmpdir[0] && remove_tree_as(n, n->tmpdir) < 0 && !weak[0])
                 snprintf(weak, size, "landlock tier: the private TMPDIR %s was not removed whole", n->tmpdir);
         n->tmpdir[0] = '\0';
         return total;

@@ -28,6 +28,13 @@ struct sbx_nons {
         pid_t before[SBX_NONS_MAX_BEFORE];
         unsigned long long before_start[SBX_NONS_MAX_BEFORE];
         size_t n_before;
+        /* sandboxd: the private TMPDIR is the caller's, and removed with the
+         * caller's rights (whatever they moved into it stays theirs to delete). */
+        bool as_caller;
+        uid_t uid;
+        gid_t gid;
+        gid_t groups[SBX_MAX_GROUPS];
+        size_t n_groups;
 };
 
 /* Launcher, before the fork: the private TMPDIR, the subreaper flag, the children

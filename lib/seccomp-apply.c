@@ -99,8 +99,45 @@ void sbx_seccomp_done(struct sbx_seccomp *s)
         BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MSG_FASTOPEN, 0, 1),       \
         RET(EPERM_RET), RET(SECCOMP_RET_ALLOW)
 
+/* A call on process (or thread) @i: only 0, the caller itself. */
+#define SELF_ONLY(nr, i)                                                \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 4),                \
+        LD_ARG(i),                                                      \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),                   \
+        RET(EPERM_RET), RET(SECCOMP_RET_ALLOW)
+/* (which, who, ...): only which @process (not a group, not a user) and who 0. */
+#define SELF_ONLY_WHO(nr, process)                                      \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 6),                \
+        LD_ARG(0),                                                      \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (process), 0, 2),           \
+        LD_ARG(1),                                                      \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),                   \
+        RET(EPERM_RET), RET(SECCOMP_RET_ALLOW)
+
 int sbx_seccomp_apply_nons(bool no_net, struct sbx_error *e)
 {
+        /* The caller's other processes share this PID space (pid=shared), and
+         * Landlock's scopes stop signals and ptrace only: no call that changes another
+         * process without either, its resource limits (RLIMIT_CPU 0 kills it), nice
+         * value, CPU set, scheduling policy or I/O priority; on itself, all of them
+         * (pid 0; another thread of its own by its TID is refused too). */
+        struct sock_filter procs[] = {
+                LD_NR,
+                SELF_ONLY(__NR_prlimit64, 0),
+                LD_NR,
+                SELF_ONLY(__NR_sched_setaffinity, 0),
+                LD_NR,
+                SELF_ONLY(__NR_sched_setscheduler, 0),
+                LD_NR,
+                SELF_ONLY(__NR_sched_setparam, 0),
+                LD_NR,
+                SELF_ONLY(__NR_sched_setattr, 0),
+                LD_NR,
+                SELF_ONLY_WHO(__NR_setpriority, 0 /* PRIO_PROCESS */),
+                LD_NR,
+                SELF_ONLY_WHO(__NR_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */),
+                RET(SECCOMP_RET_ALLOW),
+        };
         /* IPC that no namespace separates here: SysV objects and POSIX message queues
          * are the container's (ipc=none). */
         struct sock_filter ipc[] = {
@@ -149,6 +186,9 @@ int sbx_seccomp_apply_nons(bool no_net, struct sbx_error *e)
 
         if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
                 return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "prctl", "", "cannot install the IPC filter");
+        prog = (struct sock_fprog){ .len = ELEMENTSOF(procs), .filter = procs };
+        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "prctl", "", "cannot install the other-process filter");
         prog = (struct sock_fprog){ .len = ELEMENTSOF(net), .filter = net };
         if (no_net && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
                 return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "prctl", "", "cannot install the network filter");

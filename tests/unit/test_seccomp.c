@@ -8,6 +8,12 @@
  * per system call: Docker's verdict, ours, and "LOOSER" where Docker denies what we
  * allow (for any of the argument vectors tried); there must be none. */
 #include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/sched.h>
@@ -478,6 +484,77 @@ static void check_builtins(void)
         CHECK(G, "an allowed call: compiled at launch", sbx_seccomp_variant_of(&x) == -1);
 }
 
+/* ------------------------------------------------------- the landlock tier's filter */
+
+/* The landlock tier shares the PID space with the caller's other processes (pid=
+ * shared): Landlock's scopes stop signals and ptrace there, not the calls that change
+ * another process of the same user without either (its resource limits, nice value,
+ * CPU set, scheduling policy, I/O priority; RLIMIT_CPU 0 is a SIGKILL).  A child
+ * under sbx_seccomp_apply_nons aims each at this process, which checks from its side
+ * that nothing changed, and that each still works on the caller itself (pid 0). */
+static void check_nons_other_processes(void)
+{
+        struct rlimit before, after;
+        cpu_set_t cpus_before, cpus_after;
+        int nice_before, nice_after, pipefd[2], status = 0;
+        pid_t parent = getpid(), child;
+        char verdicts[8] = { 0 };
+
+        if (getrlimit(RLIMIT_CPU, &before) < 0 || sched_getaffinity(0, sizeof(cpus_before), &cpus_before) < 0 || pipe(pipefd) < 0)
+                return (void)CHECK(G, "nons: setup", false);
+        errno = 0;
+        nice_before = getpriority(PRIO_PROCESS, 0);
+        child = fork();
+        if (child == 0) {
+                struct sbx_error e = { 0 };
+                struct rlimit lower = { 1000003, 1000003 }, mine; /* (0 would kill this test) */
+                struct sched_param sp = { 0 };
+                cpu_set_t one;
+
+                CPU_ZERO(&one);
+                CPU_SET(0, &one);
+                if (sbx_seccomp_apply_nons(true, &e) < 0)
+                        _exit(2);
+                /* '1' when the call on the other process was refused */
+                verdicts[0] = prlimit(parent, RLIMIT_CPU, &lower, NULL) < 0 ? '1' : '0';
+                verdicts[1] = setpriority(PRIO_PROCESS, (id_t)parent, 19) < 0 ? '1' : '0';
+                /* a uid with no process (ESRCH without the filter): never all of ours */
+                verdicts[2] = setpriority(PRIO_USER, 0x7ffffff0, 19) < 0 && errno == EPERM ? '1' : '0';
+                verdicts[3] = sched_setaffinity(parent, sizeof(one), &one) < 0 ? '1' : '0';
+                verdicts[4] = sched_setscheduler(parent, SCHED_BATCH, &sp) < 0 ? '1' : '0';
+                verdicts[5] = syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, parent, (3 << 13) | 7) < 0 ? '1' : '0';
+                /* on itself: allowed */
+                verdicts[6] = getrlimit(RLIMIT_NOFILE, &mine) == 0 && prlimit(0, RLIMIT_NOFILE, &mine, NULL) == 0 &&
+                                              setpriority(PRIO_PROCESS, 0, 1) == 0 && sched_setaffinity(0, sizeof(one), &one) == 0
+                                      ? '1' : '0';
+                if (write(pipefd[1], verdicts, 7) != 7)
+                        _exit(3);
+                _exit(0);
+        }
+        close(pipefd[1]);
+        if (child < 0 || read(pipefd[0], verdicts, 7) != 7)
+                verdicts[0] = '\0';
+        close(pipefd[0]);
+        if (child > 0)
+                waitpid(child, &status, 0);
+        CHECK(G, "nons: the child ran its attempts", strlen(verdicts) == 7);
+        CHECK(G, "nons: prlimit on another process refused", verdicts[0] == '1');
+        CHECK(G, "nons: setpriority on another process refused", verdicts[1] == '1');
+        CHECK(G, "nons: setpriority PRIO_USER refused", verdicts[2] == '1');
+        CHECK(G, "nons: sched_setaffinity on another process refused", verdicts[3] == '1');
+        CHECK(G, "nons: sched_setscheduler on another process refused", verdicts[4] == '1');
+        CHECK(G, "nons: ioprio_set on another process refused", verdicts[5] == '1');
+        CHECK(G, "nons: the same calls on itself still work", verdicts[6] == '1');
+        errno = 0;
+        nice_after = getpriority(PRIO_PROCESS, 0);
+        CHECK(G, "nons: (host side) RLIMIT_CPU unchanged",
+              getrlimit(RLIMIT_CPU, &after) == 0 && after.rlim_cur == before.rlim_cur && after.rlim_max == before.rlim_max);
+        CHECK(G, "nons: (host side) nice unchanged", nice_after == nice_before);
+        CHECK(G, "nons: (host side) CPU set unchanged",
+              sched_getaffinity(0, sizeof(cpus_after), &cpus_after) == 0 && CPU_EQUAL(&cpus_before, &cpus_after));
+        CHECK(G, "nons: (host side) scheduling policy unchanged", sched_getscheduler(0) == SCHED_OTHER);
+}
+
 int main(void)
 {
         const struct sbx_seccomp *builtin = sbx_seccomp_builtin(0);
@@ -490,5 +567,6 @@ int main(void)
         check_rules(builtin);
         check_profile_changes();
         check_wx();
+        check_nons_other_processes();
         return unit_failed ? 1 : 0;
 }

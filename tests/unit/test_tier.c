@@ -5,6 +5,13 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../lib/jail-landlock.h"
 #include "../../lib/tier.h"
 #include "unit.h"
 
@@ -300,6 +307,39 @@ static void test_landlock(void)
                                                     strcmp(sbx_tier_name(SBX_TIER_LANDLOCK), "landlock") == 0);
 }
 
+/* The landlock tier's private TMPDIR under sandboxd: made by root, given to the
+ * caller, removed after the run.  The caller (any process of theirs, jailed or not)
+ * may move into it a directory whose contents it may not delete (here root's own, as
+ * a shared group directory's member's would be): the removal is the caller's, so
+ * those stay. */
+static void test_nons_tmpdir_removed_as_caller(void)
+{
+        struct sbx_plan p = { .run_as = true, .uid = 65534, .gid = 65534 };
+        struct sbx_error e = { 0 };
+        struct sbx_nons n;
+        char weak[256], tmpdir[PATH_MAX], moved[PATH_MAX + 16], victim[PATH_MAX + 32], mine[PATH_MAX + 16];
+        int fd;
+
+        if (geteuid() != 0)
+                return (void)CHECK(G, "nons tmpdir: (skipped, needs root)", true);
+        if (sbx_nons_prepare(&n, &p, &e) < 0)
+                return (void)CHECK(G, "nons tmpdir: prepare", false);
+        snprintf(tmpdir, sizeof(tmpdir), "%s", n.tmpdir);
+        snprintf(moved, sizeof(moved), "%s/moved", tmpdir);
+        snprintf(victim, sizeof(victim), "%s/moved/precious", tmpdir);
+        snprintf(mine, sizeof(mine), "%s/mine", tmpdir);
+        /* root's directory and file, as if renamed in by the caller */
+        CHECK(G, "nons tmpdir: setup", mkdir(moved, 0755) == 0 && (fd = open(victim, O_WRONLY | O_CREAT, 0644)) >= 0 &&
+                                              close(fd) == 0 && mkdir(mine, 0700) == 0 && chown(mine, 65534, 65534) == 0);
+        sbx_nons_finish(&n, weak, sizeof(weak));
+        CHECK(G, "nons tmpdir: (host side) a file the caller may not delete is still there", access(victim, F_OK) == 0);
+        CHECK(G, "nons tmpdir: the caller's own directory is removed", access(mine, F_OK) < 0 && errno == ENOENT);
+        CHECK(G, "nons tmpdir: the incomplete removal is reported", strstr(weak, tmpdir) != NULL);
+        (void)unlink(victim);
+        (void)rmdir(moved);
+        (void)rmdir(tmpdir);
+}
+
 int main(void)
 {
         test_landlock();
@@ -308,5 +348,6 @@ int main(void)
         test_names();
         test_floor();
         test_check_site_floor();
+        test_nons_tmpdir_removed_as_caller();
         return unit_failed ? 1 : 0;
 }

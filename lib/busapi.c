@@ -80,9 +80,36 @@ int sbx_bus_summary_write(sd_bus_message *m, const struct sbx_result *res, const
             (r = write_list(m, res->notes, '\n')) < 0)
                 return r;
         /* The validators' verdict; confidence -1: not given.  Then the broker's
-         * summary of network: filtered ("" without one). */
-        return sd_bus_message_append(m, "issds", res->validation.verdict, res->validation.validator, res->validation.reason,
-                                     res->validation.confidence, res->network);
+         * summary of network: filtered ("" without one), and the isolation tier with
+         * its substitutions as (feature, with, cause) ("" and none: no tier). */
+        if ((r = sd_bus_message_append(m, "issds", res->validation.verdict, res->validation.validator,
+                                       res->validation.reason, res->validation.confidence, res->network)) < 0 ||
+            (r = sd_bus_message_append(m, "s", res->tier.tier)) < 0 ||
+            (r = sd_bus_message_open_container(m, 'a', "(sss)")) < 0)
+                return r;
+        for (unsigned i = 0; i < res->tier.n_subs && i < SBX_MAX_SUBSTITUTIONS; i++)
+                if ((r = sd_bus_message_append(m, "(sss)", res->tier.subs[i].feature, res->tier.subs[i].with,
+                                               res->tier.subs[i].cause)) < 0)
+                        return r;
+        return sd_bus_message_close_container(m);
+}
+
+static int read_tier(sd_bus_message *m, struct sbx_tier_text *t)
+{
+        const char *tier = "", *feature, *with, *cause;
+        int r;
+
+        if ((r = sd_bus_message_read(m, "s", &tier)) < 0 || (r = sd_bus_message_enter_container(m, 'a', "(sss)")) < 0)
+                return r;
+        sbx_strlcpy(t->tier, tier, sizeof(t->tier));
+        while ((r = sd_bus_message_read(m, "(sss)", &feature, &with, &cause)) > 0)
+                if (t->n_subs < SBX_MAX_SUBSTITUTIONS) { /* more, from a socket: dropped */
+                        sbx_strlcpy(t->subs[t->n_subs].feature, feature, sizeof(t->subs[0].feature));
+                        sbx_strlcpy(t->subs[t->n_subs].with, with, sizeof(t->subs[0].with));
+                        sbx_strlcpy(t->subs[t->n_subs].cause, cause, sizeof(t->subs[0].cause));
+                        t->n_subs++;
+                }
+        return r < 0 ? r : sd_bus_message_exit_container(m);
 }
 
 static int read_validation(sd_bus_message *m, struct sbx_validation *v)
@@ -119,12 +146,15 @@ int sbx_bus_summary_read(sd_bus_message *m, struct sbx_result *res, char *error,
                 return r;
         if ((r = read_validation(m, &res->validation)) < 0)
                 return r;
-        /* An older sandboxd sends none: no summary, not an error. */
+        /* An older sandboxd sends none of what follows: none, not an error. */
         res->network[0] = '\0';
+        res->tier = (struct sbx_tier_text){ 0 };
         if (sd_bus_message_at_end(m, false) > 0)
                 return 0;
         if ((r = sd_bus_message_read(m, "s", &text)) < 0)
                 return r;
         snprintf(res->network, sizeof(res->network), "%s", text);
-        return 0;
+        if (sd_bus_message_at_end(m, false) > 0)
+                return 0;
+        return read_tier(m, &res->tier);
 }

@@ -38,10 +38,11 @@
 
 /* The exit summary: Wait's answer, and Exited's after (id, path).  The booleans are
  * D-Bus 'b', 4 bytes on the wire: read them through sbx_bus_summary_read only. */
-#define SBX_BUS_SUMMARY "iiibbttttsasasasissds"
+#define SBX_BUS_SUMMARY "iiibbttttsasasasissdssa(sss)"
 #define SBX_BUS_SUMMARY_NAMES                                                                                      \
         "status\0exit_code\0signal\0timed_out\0oom_killed\0wall_ms\0cpu_user_ms\0cpu_sys_ms\0peak_memory\0error\0" \
-        "applied\0weakened\0notes\0validator_verdict\0validator\0validator_reason\0validator_confidence\0network\0"
+        "applied\0weakened\0notes\0validator_verdict\0validator\0validator_reason\0validator_confidence\0network\0"   \
+        "tier\0substitutions\0"
 
 /* Appends @res as SBX_BUS_SUMMARY to @m, with @error ("" when none: the formatted
  * sbx_error of a failed sandbox).  0 or a negative errno from sd-bus. */

@@ -275,38 +275,58 @@ void sbx_cgroup_collect_stale(void)
         }
 }
 
-/* The directory under which setup_v1_one() or setup_v2() (unprivileged) would make
- * the sandbox's cgroup may be written by this process: checked, not tried. */
-static bool can_create_in(const char *mnt, const char *controller)
+/* The hierarchy sbx_cgroup_prepare() would use: 2 (*v2 its mount), 1, or 0. */
+static int hierarchy(const char **v2)
 {
-        char own[PATH_MAX], base[PATH_MAX * 2];
+        *v2 = usable_v2();
+        if (*v2)
+                return 2;
+        return is_fs(CGROUP_ROOT "/memory", CGROUP_SUPER_MAGIC) && is_fs(CGROUP_ROOT "/pids", CGROUP_SUPER_MAGIC) ? 1 : 0;
+}
 
+/* The directory setup_v2() or setup_v1_one() makes the sandbox's cgroup in, when it
+ * may write it (root: <mount>/sbx on v2, beneath its own cgroup on v1; anyone else:
+ * beneath its own, delegated to it): 0, or -errno with @dir the one it may not. */
+static int check_base(const char *mnt, const char *controller, char *dir, size_t size)
+{
+        char own[PATH_MAX];
+
+        snprintf(dir, size, "%s", mnt);
+        if (geteuid() == 0 && !controller[0])
+                return access(mnt, W_OK | X_OK) < 0 ? -errno : 0;
         if (own_path(controller, own, sizeof(own)) < 0)
-                return false;
-        snprintf(base, sizeof(base), "%s%s", mnt, strcmp(own, "/") == 0 ? "" : own);
-        return faccessat(AT_FDCWD, base, W_OK | X_OK, AT_EACCESS) == 0;
+                return -ENOENT;
+        snprintf(dir, size, "%s%s", mnt, strcmp(own, "/") == 0 ? "" : own);
+        return faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) < 0 ? -errno : 0;
+}
+
+int sbx_cgroup_usable(char *dir, size_t size)
+{
+        const char *v2;
+        int version = hierarchy(&v2), r;
+
+        snprintf(dir, size, "%s", CGROUP_ROOT);
+        if (!version)
+                return -ENOENT;
+        if (version == 2)
+                r = check_base(v2, "", dir, size);
+        else if ((r = check_base(CGROUP_ROOT "/memory", "memory", dir, size)) == 0)
+                r = check_base(CGROUP_ROOT "/pids", "pids", dir, size);
+        return r < 0 ? r : version;
 }
 
 void sbx_cgroup_forecast(const struct sbx_plan *p, struct sbx_cgroup_forecast *f)
 {
-        const char *v2 = usable_v2();
-        bool v1 = !v2 && is_fs(CGROUP_ROOT "/memory", CGROUP_SUPER_MAGIC) && is_fs(CGROUP_ROOT "/pids", CGROUP_SUPER_MAGIC);
-        char own[PATH_MAX];
-        bool made;
+        const char *v2;
+        char dir[PATH_MAX * 2];
+        bool made = sbx_cgroup_usable(dir, sizeof(dir)) > 0;
 
-        *f = (struct sbx_cgroup_forecast){ .version = v2 ? 2 : v1 ? 1 : 0 };
-        if (!f->version || (!p->limits.memory && !p->limits.pids))
-                return;
+        *f = (struct sbx_cgroup_forecast){ .version = hierarchy(&v2) };
         /* The rule of sbx_cgroup_prepare(): on v1, the defaults alone make no cgroup. */
-        if (v1 && !p->limits.memory_explicit && !p->limits.pids_explicit)
-                return;
-        if (geteuid() == 0)
-                made = !v1 || (own_path("memory", own, sizeof(own)) == 0 && own_path("pids", own, sizeof(own)) == 0);
-        else
-                made = v1 ? can_create_in(CGROUP_ROOT "/memory", "memory") && can_create_in(CGROUP_ROOT "/pids", "pids")
-                          : can_create_in(v2, "");
-        f->memory = made && p->limits.memory;
-        f->pids = made && p->limits.pids;
+        if (made && (f->version == 2 || p->limits.memory_explicit || p->limits.pids_explicit)) {
+                f->memory = p->limits.memory != 0;
+                f->pids = p->limits.pids != 0;
+        }
 }
 
 int sbx_cgroup_prepare(struct sbx_cgroup *cg, const struct sbx_plan *p, bool *weakened, struct sbx_error *e)

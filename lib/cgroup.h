@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "applied.h"
@@ -34,6 +35,11 @@ struct sbx_cgroup_forecast {
         bool memory, pids;
 };
 void sbx_cgroup_forecast(const struct sbx_plan *p, struct sbx_cgroup_forecast *f);
+/* Whether this process can make a cgroup for the memory and pids limits here: the
+ * hierarchy's version (2 or 1), or -errno with @dir the directory it cannot write
+ * (-EROFS: a container's read-only cgroup mount; -ENOENT: no hierarchy with both
+ * controllers).  Checked, not tried: creates nothing.  The probe's P9. */
+int sbx_cgroup_usable(char *dir, size_t size);
 /* Child, before its cgroup namespace is made: joins the v1 cgroups. */
 int sbx_cgroup_join(const struct sbx_cgroup *cg, struct sbx_error *e);
 /* Launcher, after the jail is gone. */

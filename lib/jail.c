@@ -183,6 +183,76 @@ static int map_ids(const struct sbx_plan *p, struct sbx_error *e)
         return write_proc("/proc/self/gid_map", map, e);
 }
 
+/* sandboxd's jail where its root has no CAP_SYS_ADMIN (a container's): a user
+ * namespace, whose maps the launcher writes from outside, with the CAP_SETUID and
+ * CAP_SETGID it holds there: root (the setup's own ids: a new inode needs its owner
+ * mapped), and the caller's uid, gid and groups, each to itself and nothing else.  The
+ * setup mounts in it, then PID 1 and the command become the caller
+ * (sbx_privs_switch_ids), as they do where sandboxd has CAP_SYS_ADMIN: no process of
+ * the jail keeps uid 0 or a capability.  The jail waits for the word, or dies with
+ * the launcher. */
+static bool maps_from_outside(const struct sbx_plan *p)
+{
+        return p->userns && p->run_as;
+}
+
+static void wait_mapped(int sync_fd)
+{
+        struct pollfd pfd = { .fd = sync_fd, .events = POLLIN };
+        struct sbx_msg m;
+        int fd;
+
+        while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+                ;
+        if (sbx_sync_recv(sync_fd, &m, &fd) < 0 || m.type != SBX_MSG_MAPPED)
+                _exit(125);
+        if (fd >= 0)
+                close(fd);
+}
+
+static int write_map(pid_t pid, const char *file, const char *map, struct sbx_error *e)
+{
+        char path[64];
+        _cleanup_close_ int fd = -1;
+        ssize_t len = (ssize_t)strlen(map);
+
+        snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+        fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || write(fd, map, (size_t)len) != len)
+                return sbx_error_set(e, SBX_STAGE_USERNS, errno, "write", path,
+                                     "cannot map the caller's ids into the jail's user namespace");
+        return 0;
+}
+
+static int map_ids_outside(pid_t pid, const struct sbx_plan *p, int sync_fd, struct sbx_error *e)
+{
+        char map[SBX_MAX_GROUPS * 40 + 64];
+        size_t len;
+        int r;
+
+        len = (size_t)snprintf(map, sizeof(map), "0 0 1\n");
+        if (p->uid != 0)
+                snprintf(map + len, sizeof(map) - len, "%u %u 1\n", (unsigned)p->uid, (unsigned)p->uid);
+        if ((r = write_map(pid, "uid_map", map, e)) < 0)
+                return r;
+        len = (size_t)snprintf(map, sizeof(map), "0 0 1\n");
+        if (p->gid != 0)
+                len += (size_t)snprintf(map + len, sizeof(map) - len, "%u %u 1\n", (unsigned)p->gid, (unsigned)p->gid);
+        for (size_t i = 0; i < p->n_groups; i++) {
+                bool seen = p->groups[i] == p->gid || p->groups[i] == 0;
+
+                for (size_t j = 0; j < i && !seen; j++)
+                        seen = p->groups[j] == p->groups[i];
+                if (!seen)
+                        len += (size_t)snprintf(map + len, sizeof(map) - len, "%u %u 1\n", (unsigned)p->groups[i],
+                                                (unsigned)p->groups[i]);
+        }
+        if ((r = write_map(pid, "gid_map", map, e)) < 0)
+                return r;
+        sbx_sync_send(sync_fd, &(struct sbx_msg){ .type = SBX_MSG_MAPPED });
+        return 0;
+}
+
 /* PID 1 keeps the launcher's memory image, environment strings included, and
  * /proc/1/environ reads them from there: wipe them, and make the process
  * non-dumpable so /proc/1/{environ,mem,fd} are closed to the jail. */
@@ -269,7 +339,9 @@ _Noreturn static void jail_child(const struct sbx_plan *p, const struct sbx_secc
 
         /* 2. Identity in the user namespace (while /proc/self is still ours to
          *    write: non-dumpable would hand it to root), then out of reach. */
-        if (p->userns && map_ids(p, &e) < 0) {
+        if (maps_from_outside(p))
+                wait_mapped(sync_fd);
+        else if (p->userns && map_ids(p, &e) < 0) {
                 apparmor_hint(&e);
                 sbx_sync_fail(sync_fd, &e);
         }
@@ -667,6 +739,11 @@ int sbx_jail_run_ctl(const struct sbx_plan *p, const struct sbx_seccomp *filter,
         close(sv[1]);
         sv[1] = -1;
         closep(&id_ns);
+        if (maps_from_outside(p) && !p->no_namespaces && (r = map_ids_outside(pid, p, sv[0], e)) < 0) {
+                kill(pid, SIGKILL);
+                (void)waitid(P_PIDFD, (id_t)s.pidfd, &pid1, WEXITED);
+                goto out;
+        }
         s.sync_fd = sv[0];
         s.deadline_ms = p->limits.timeout_ms ? start + p->limits.timeout_ms : 0;
 

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "plan.h"
 #include "seccomp.h"
+#include "tier.h"
 #include "validation.h"
 
 struct sbx_result {
@@ -32,6 +33,9 @@ struct sbx_result {
                                * state not carried back), filled by the caller */
         struct sbx_validation validation; /* what the external validators said (filled by
                                            * the caller; verdict NONE: none asked) */
+        struct sbx_tier_text tier;        /* the isolation tier and its substitutions
+                                           * (sandboxd's, for its summary; filled by the
+                                           * caller; tier "": none) */
 };
 
 /* A result with nothing in it yet (no state fds). */

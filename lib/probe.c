@@ -16,19 +16,15 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cleanup-cap.h"
 #include "cleanup.h"
 #include "error.h"
 #include "landlock.h"
 #include "net.h"
-
-#ifndef CGROUP2_SUPER_MAGIC
-#define CGROUP2_SUPER_MAGIC 0x63677270
-#endif
 
 /* A scratch mount point that every root file system has: the probes mount over it
  * only inside their own mount namespace, made private first. */
@@ -239,30 +235,21 @@ static void run_one(struct sbx_probe *pr, enum sbx_probe_id id)
         close(fds[0]);
 }
 
-/* P9: this process's cgroup v2 directory takes children and controllers. */
+/* P9: this process can make a cgroup for the memory and pids limits (lib/cgroup.c's
+ * rules: root beneath the hierarchy, anyone else in a cgroup delegated to it); the
+ * value is the hierarchy's version.  sandboxd's runs need one, or the site policy's
+ * limits.without_cgroup. */
 static void probe_cgroup(struct sbx_probe_result *r)
 {
-        static const char *const mounts[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
-        char line[512] = "", path[768];
-        struct statfs sf;
-        FILE *f = fopen("/proc/self/cgroup", "re");
+        char dir[PATH_MAX * 2], step[PATH_MAX * 2 + 16];
+        int version = sbx_cgroup_usable(dir, sizeof(dir));
 
-        *r = (struct sbx_probe_result){ 0 };
-        while (f && fgets(line, sizeof(line), f) && strncmp(line, "0::", 3) != 0)
-                line[0] = '\0';
-        if (f)
-                fclose(f);
-        line[strcspn(line, "\n")] = '\0';
-        for (size_t i = 0; i < ELEMENTSOF(mounts); i++) {
-                if (strncmp(line, "0::", 3) != 0 || statfs(mounts[i], &sf) < 0 || sf.f_type != CGROUP2_SUPER_MAGIC)
-                        continue;
-                snprintf(path, sizeof(path), "%s%s/cgroup.subtree_control", mounts[i], line + 3);
-                if (access(path, W_OK) < 0)
-                        fail(r, "access cgroup.subtree_control");
-                return;
+        *r = (struct sbx_probe_result){ .value = version > 0 ? version : 0 };
+        if (version < 0) {
+                snprintf(step, sizeof(step), version == -ENOENT ? "find memory+pids cgroups" : "write %s", dir);
+                errno = -version;
+                fail(r, step);
         }
-        errno = ENOENT;
-        fail(r, "no cgroup v2 hierarchy");
 }
 
 static void probe_landlock(struct sbx_probe_result *r)

@@ -17,7 +17,8 @@ enum sbx_probe_id {
         SBX_PROBE_PIVOT_ROOT,  /* P6: pivot_root into a tmpfs */
         SBX_PROBE_LANDLOCK,    /* P7: the Landlock ABI */
         SBX_PROBE_SECCOMP,     /* P8: a filter with SECCOMP_FILTER_FLAG_NEW_LISTENER */
-        SBX_PROBE_CGROUP,      /* P9: a writable cgroup v2 subtree_control (delegation) */
+        SBX_PROBE_CGROUP,      /* P9: a cgroup for the memory and pids limits can be made
+                                * (value: the hierarchy's version) */
         SBX_PROBE_HOSTNAME,    /* P11: sethostname in a new UTS namespace (podman's seccomp
                                 * profile refuses it without CAP_SYS_ADMIN) */
         SBX_PROBE_COUNT,

@@ -14,6 +14,7 @@ enum sbx_msg_type {
         SBX_MSG_USERNS = 6,   /* lib/identity.c's user namespace, as the fd alongside */
         SBX_MSG_NET_FD = 7,   /* an egress broker listener, the fd alongside: wstatus its
                                * role, applied its port (lib/egress.h) */
+        SBX_MSG_MAPPED = 8,   /* launcher -> jail: its id maps are written (lib/jail.c) */
 };
 
 struct sbx_msg {

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -167,8 +168,46 @@ void sbx_tier_fallback(const struct sbx_probe *pr, const struct sbx_plan *p, enu
         (void)pr;
 }
 
+int sbx_tier_limits(const struct sbx_probe *pr, const struct sbx_plan *p, bool rlimit_ok, struct sbx_tier_choice *c,
+                    struct sbx_error *e)
+{
+        const struct sbx_probe_result *cg = &pr->r[SBX_PROBE_CGROUP];
+        char cause[96];
+        int r;
+
+        if ((!p->limits.memory && !p->limits.pids) || !cg->err)
+                return 0;
+        cause_of(pr, SBX_PROBE_CGROUP, cause, sizeof(cause));
+        if (rlimit_ok) {
+                add_sub(c, "limits", "rlimit", cause);
+                return 0;
+        }
+        r = sbx_error_set(e, SBX_STAGE_CGROUP, cg->err, "", "", "no cgroup can be made here for the memory and pids limits (%s)",
+                          cause);
+        sbx_error_hint(e, "give sandboxd cgroups it may write (on the host, or a container whose cgroup v2 tree is "
+                          "delegated to it read-write), or let the site policy take per-process rlimits in their place: "
+                          "'limits: {without_cgroup: rlimit}' (sbx-policy(5))");
+        return r;
+}
+
+/* The smaller of two limits, 0 being none. */
+static uint64_t tighter(uint64_t a, uint64_t b)
+{
+        return !a ? b : !b ? a : a < b ? a : b;
+}
+
 void sbx_tier_apply(struct sbx_plan *p, const struct sbx_tier_choice *c)
 {
+        for (size_t i = 0; i < c->n_subs; i++)
+                if (strcmp(c->subs[i].feature, "limits") == 0) {
+                        /* RLIMIT_DATA: a process's private writable memory (what
+                         * RLIMIT_AS would count too, without the address space Java,
+                         * Go and V8 reserve); RLIMIT_NPROC: the caller's tasks. */
+                        p->limits.rlimit[RLIMIT_DATA] = tighter(p->limits.rlimit[RLIMIT_DATA], p->limits.memory);
+                        p->limits.rlimit[RLIMIT_NPROC] = tighter(p->limits.rlimit[RLIMIT_NPROC], p->limits.pids);
+                        p->limits.memory = p->limits.pids = 0;
+                        p->limits.memory_explicit = p->limits.pids_explicit = false;
+                }
         if (c->tier == SBX_TIER_LANDLOCK) {
                 p->no_namespaces = true;
                 p->unix_broker = false;
@@ -318,21 +357,56 @@ void sbx_tier_substitutions_text(const struct sbx_tier_choice *c, char *buf, siz
                                         c->subs[i].with, c->subs[i].cause);
 }
 
-void sbx_tier_json_fields(const struct sbx_tier_choice *c, FILE *f)
+void sbx_tier_text_of(const struct sbx_tier_choice *c, struct sbx_tier_text *t)
 {
-        fputs(",\"tier\":", f);
-        sbx_json_string(f, sbx_tier_name(c->tier));
-        fputs(",\"substitutions\":[", f);
+        *t = (struct sbx_tier_text){ .n_subs = (unsigned)c->n_subs };
+        sbx_strlcpy(t->tier, sbx_tier_name(c->tier), sizeof(t->tier));
         for (size_t i = 0; i < c->n_subs; i++) {
+                sbx_strlcpy(t->subs[i].feature, c->subs[i].feature, sizeof(t->subs[i].feature));
+                sbx_strlcpy(t->subs[i].with, c->subs[i].with, sizeof(t->subs[i].with));
+                sbx_strlcpy(t->subs[i].cause, c->subs[i].cause, sizeof(t->subs[i].cause));
+        }
+}
+
+/* @s, at most @size bytes of it: a string that came from another process may lack
+ * its NUL. */
+static void json_field(FILE *f, const char *s, size_t size)
+{
+        char buf[128];
+
+        snprintf(buf, sizeof(buf), "%.*s", (int)(size < sizeof(buf) ? size : sizeof(buf) - 1), s);
+        sbx_json_string(f, buf);
+}
+
+void sbx_tier_text_json(const struct sbx_tier_text *t, FILE *f)
+{
+        unsigned n = t->n_subs < SBX_MAX_SUBSTITUTIONS ? t->n_subs : SBX_MAX_SUBSTITUTIONS;
+
+        if (!t->tier[0]) {
+                fputs(",\"tier\":null,\"substitutions\":[]", f);
+                return;
+        }
+        fputs(",\"tier\":", f);
+        json_field(f, t->tier, sizeof(t->tier));
+        fputs(",\"substitutions\":[", f);
+        for (unsigned i = 0; i < n; i++) {
                 fputs(i ? ",{\"feature\":" : "{\"feature\":", f);
-                sbx_json_string(f, c->subs[i].feature);
+                json_field(f, t->subs[i].feature, sizeof(t->subs[i].feature));
                 fputs(",\"with\":", f);
-                sbx_json_string(f, c->subs[i].with);
+                json_field(f, t->subs[i].with, sizeof(t->subs[i].with));
                 fputs(",\"cause\":", f);
-                sbx_json_string(f, c->subs[i].cause);
+                json_field(f, t->subs[i].cause, sizeof(t->subs[i].cause));
                 fputc('}', f);
         }
         fputc(']', f);
+}
+
+void sbx_tier_json_fields(const struct sbx_tier_choice *c, FILE *f)
+{
+        struct sbx_tier_text t;
+
+        sbx_tier_text_of(c, &t);
+        sbx_tier_text_json(&t, f);
 }
 
 void sbx_tier_floor(struct sbx_tier_floor *f, int profile_min, int site_min, const char *site_where)

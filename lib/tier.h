@@ -3,7 +3,9 @@
  * turned into the jail a plan will get, every substitution named, and the remedy for
  * a tier below what the profile accepts.  Launcher side, before clone.
  *
- *   full              the whole jail as the plan says, nothing substituted.
+ *   full              the whole jail as the plan says, nothing substituted (but
+ *                     sandboxd's limits, where the site takes rlimits for a cgroup
+ *                     it cannot make: sbx_tier_limits, on any tier).
  *   container-userns  still namespaces all round (a user namespace where sbx has no
  *                     CAP_SYS_ADMIN), with what the container forbids substituted:
  *                       proc:  no /proc where a fresh one is refused (a container's
@@ -46,6 +48,8 @@
 #include "plan.h"
 #include "probe.h"
 
+#include <stdio.h>
+
 /* In order of strength: a comparison says which is weaker. */
 enum sbx_tier {
         SBX_TIER_REFUSE,
@@ -87,8 +91,17 @@ void sbx_tier_choose(const struct sbx_probe *pr, const struct sbx_plan *p, struc
  * c->no_landlock saying why. */
 void sbx_tier_fallback(const struct sbx_probe *pr, const struct sbx_plan *p, enum sbx_tier floor, struct sbx_tier_choice *c);
 
+/* Where the probe found no cgroup to make (P9) and @p has memory or pids limits that
+ * must hold (sandboxd's): when @rlimit_ok (the site's limits.without_cgroup: rlimit),
+ * the substitution limits=rlimit in @c -- RLIMIT_DATA per process for the memory,
+ * RLIMIT_NPROC for the pids (counted over all the caller's tasks, not per jail) -- and
+ * 0; else -errno with @e saying why and the remedy.  Call after sbx_tier_check(). */
+int sbx_tier_limits(const struct sbx_probe *pr, const struct sbx_plan *p, bool rlimit_ok, struct sbx_tier_choice *c,
+                    struct sbx_error *e);
+
 /* Makes @p what @c says: a user namespace where the probe wanted one, no /proc where
- * it is substituted; landlock: p->no_namespaces, and no connect broker.  Call before sbx_jail_run(). */
+ * it is substituted; landlock: p->no_namespaces, and no connect broker; limits: the
+ * memory and pids limits as rlimits, no cgroup.  Call before sbx_jail_run(). */
 void sbx_tier_apply(struct sbx_plan *p, const struct sbx_tier_choice *c);
 
 /* The remedy, for this runtime, that lifts @c to at least @want ("" when none is
@@ -97,10 +110,26 @@ void sbx_tier_remedy(const struct sbx_probe *pr, const struct sbx_tier_choice *c
                      size_t size);
 
 /* "proc=none (P3 mount proc: EPERM); identity=container-root (...)", for the audit
- * record's SBX_SUBSTITUTIONS=; "" when none. */
+ * record's SBX_SUBSTITUTIONS=; "" when none.  SBX_SUBSTITUTIONS_TEXT holds them all. */
+#define SBX_SUBSTITUTIONS_TEXT (SBX_MAX_SUBSTITUTIONS * 128)
 void sbx_tier_substitutions_text(const struct sbx_tier_choice *c, char *buf, size_t size);
 /* ,"tier":"...","substitutions":[{"feature":..,"with":..,"cause":..}] */
 void sbx_tier_json_fields(const struct sbx_tier_choice *c, FILE *f);
+
+/* The tier a run got and its substitutions as plain text, no pointers: what goes
+ * from sandboxd's launcher to sandboxd, and over D-Bus to sbx-run --daemon --json.
+ * tier "" : none chosen (a refusal before the tier step, an older sandboxd). */
+struct sbx_tier_text {
+        char tier[24];
+        unsigned n_subs;
+        struct {
+                char feature[16], with[24], cause[96];
+        } subs[SBX_MAX_SUBSTITUTIONS];
+};
+void sbx_tier_text_of(const struct sbx_tier_choice *c, struct sbx_tier_text *t);
+/* sbx_tier_json_fields()'s fields from @t, read from a socket: each string cut to its
+ * field, n_subs bounded; a tier "" prints null and []. */
+void sbx_tier_text_json(const struct sbx_tier_text *t, FILE *f);
 
 /* The weakest tier a run accepts: the stronger of the site policy's min_tier (sandboxd;
  * none in direct mode) and the profile's, and whose it is.  A site's floor is one no

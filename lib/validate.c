@@ -595,8 +595,11 @@ int sbx_validate(struct sbx_plan *p, struct sbx_caller *caller, struct sbx_error
         if (!p->run_as) {
                 p->uid = getuid();
                 p->gid = getgid();
-                p->userns = sbx_probe_need_userns(); /* a container's root too (probe.h) */
         }
+        /* A user namespace for the jail where this process has no CAP_SYS_ADMIN: not
+         * root, or a container's root (probe.h) -- sandboxd's too, whose launcher maps
+         * the caller's ids into it (lib/jail.c). */
+        p->userns = sbx_probe_need_userns();
         p->idmap_system = p->uid == 0 && !p->userns;
         p->root_userns = p->idmap_system && p->caps == 0;
 

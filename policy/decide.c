@@ -264,6 +264,9 @@ static enum sbx_outcome choose_tier(const struct sbx_decide_in *in, struct sbx_d
         d->tiered = true;
         if (sbx_tier_check(in->probe, &d->tier, &floor, &d->err) < 0)
                 return stop(d, SBX_AT_TIER, false);
+        /* sandboxd's limits always hold: in a cgroup, or as rlimits where the site says. */
+        if (in->site && sbx_tier_limits(in->probe, p, in->site->rlimit_without_cgroup, &d->tier, &d->err) < 0)
+                return stop(d, SBX_AT_TIER, false);
         sbx_tier_apply(p, &d->tier);
         return SBX_ALLOWED;
 }

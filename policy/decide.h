@@ -45,6 +45,10 @@ struct sbx_site_terms {
          * and where it says so ("FILE:LINE"). */
         int min_tier;
         const char *min_tier_where;
+        /* Where no cgroup can be had (the probe's P9), the memory and pids limits may
+         * be per-process rlimits (the site's limits.without_cgroup: rlimit), else the
+         * run is refused with the remedy. */
+        bool rlimit_without_cgroup;
 };
 
 struct sbx_decide_in {

@@ -281,6 +281,8 @@ static const struct sbx_key deny_keys[] = {
         {},
 };
 
+static const char *const without_cgroup_names[] = { "refuse", "rlimit", NULL };
+
 static const struct sbx_key limits_keys[] = {
         { "max_sandboxes", sbx_key_count, OFF(max_sandboxes), &b_sandboxes, "64 (from 1 to 4096)" },
         { "max_sandboxes_per_user", sbx_key_count, OFF(max_per_user), &b_sandboxes, DOC_SANDBOXES },
@@ -288,6 +290,7 @@ static const struct sbx_key limits_keys[] = {
         { "max_memory", sbx_key_memory, OFF(max_memory), &b_memory, DOC_MEMORY },
         { "max_pids", sbx_key_count, OFF(max_pids), &b_pids, "4096 (from 1 to " SBX_STR(SBX_PIDS_MAX) ")" },
         { "grace", sbx_key_duration, OFF(grace_ms), &b_grace, "10s (from 0 to 5m)" },
+        { "without_cgroup", sbx_key_enum, OFF(without_cgroup), without_cgroup_names, "refuse, rlimit" },
         {},
 };
 

@@ -69,7 +69,14 @@ struct sbx_site_policy {
          * site's.  Its line, for the refusal's "policy.yaml:LINE". */
         int min_tier;
         unsigned min_tier_line;
+        /* limits.without_cgroup: where sandboxd can make no cgroup (a container's
+         * read-only cgroup mount), SBX_WITHOUT_CGROUP_REFUSE refuses every run with
+         * the remedy; SBX_WITHOUT_CGROUP_RLIMIT runs it with the memory and pids
+         * limits as rlimits, named as a substitution (lib/tier.h). */
+        int without_cgroup;
 };
+
+enum { SBX_WITHOUT_CGROUP_REFUSE, SBX_WITHOUT_CGROUP_RLIMIT };
 
 /* An empty policy: no rule, so it denies everyone; the limits at their defaults.
  * Allocates nothing. */

@@ -46,6 +46,11 @@ int config_load(const char *policy_path, struct sbx_config **ret, char *why, siz
         if (c->policy.n_rules == 0)
                 snprintf(why, size, "no site policy admits anyone (%s %s): every request is denied", policy_path,
                          missing ? "is missing" : "has no allow rules");
+        else if (c->probe.r[SBX_PROBE_CGROUP].err && c->policy.without_cgroup == SBX_WITHOUT_CGROUP_REFUSE)
+                snprintf(why, size,
+                         "no cgroup for the memory and pids limits can be made here (P9 %s: %s): every run will be "
+                         "refused; give sandboxd writable cgroups, or set 'limits: {without_cgroup: rlimit}' in %s",
+                         c->probe.r[SBX_PROBE_CGROUP].step, strerror(c->probe.r[SBX_PROBE_CGROUP].err), policy_path);
         else
                 why[0] = '\0';
         *ret = c;

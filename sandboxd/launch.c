@@ -159,7 +159,9 @@ static void check_request(const struct launch *l, struct sbx_caller *caller, str
                                                                               .validator_uid = l->config->policy.validator_uid,
                                                                               .validator_gid = l->config->policy.validator_gid,
                                                                               .min_tier = l->config->policy.min_tier,
-                                                                              .min_tier_where = floor_where },
+                                                                              .min_tier_where = floor_where,
+                                                                              .rlimit_without_cgroup =
+                                                                                      sp->without_cgroup == SBX_WITHOUT_CGROUP_RLIMIT },
                                             .upto = SBX_DECIDE_RUN },
                    d);
         rep->argv_max = d->pr.audit_argv_max;
@@ -220,6 +222,8 @@ _Noreturn static void launcher(const struct launch *l, int ctl, pid_t daemon)
         rep = (struct launch_report){ .type = REPORT_RESULT };
         r = sbx_jail_run_ctl(&d.pr.plan, d.filter, CTL_FD, l->audit_fd >= 0 ? AUDIT_FD : -1, &rep.res, &rep.err);
         rep.res.validation = d.validation;
+        if (d.tiered)
+                sbx_tier_text_of(&d.tier, &rep.res.tier);
         if (r < 0 && rep.res.status == 0)
                 rep.res.status = 125;
         rep.r = r;

@@ -108,7 +108,7 @@ void sbx_summary_print(FILE *f, const struct sbx_result *res, const struct sbx_e
         if (tier)
                 sbx_tier_json_fields(tier, f);
         else
-                fputs(",\"tier\":null,\"substitutions\":[]", f);
+                sbx_tier_text_json(&res->tier, f); /* sandboxd's, or null */
         fputs(",\"error\":", f);
         if (e && e->errnum) {
                 char msg[1024];

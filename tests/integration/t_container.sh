@@ -407,6 +407,21 @@ fi
 mkdir -p "$T/sdws" "$T/site"
 printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: full\n' "$NOBODY" >"$T/site/site-full.yaml"
 printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: container-userns\n' "$NOBODY" >"$T/site/site-cu.yaml"
+printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: container-userns\nlimits:\n  max_memory: 256M\n  max_pids: 48\n  without_cgroup: rlimit\n' \
+	"$NOBODY" >"$T/site/site-cur.yaml"
+# What site cur's rlimits do, through the same sandboxd: the limits as the command
+# sees them, a 512 MiB allocation, and 80 processes at once.
+cat >"$T/site/extra-cur" <<'EOF2'
+#!/bin/sh
+run() { setpriv --reuid="$NOBODY" --regid="$NOBODY" --clear-groups /sbx/sbx-run --daemon --socket /out/sd-cur.sock --profile cu -- "$@"; }
+cd /sdws || exit 1
+run /bin/bash -c 'echo data=$(ulimit -d) nproc=$(ulimit -u)' >/out/cur-ulimit 2>&1
+run /usr/bin/python3 -c 'b = bytearray(512 << 20); print("allocated")' >/out/cur-mem 2>&1
+echo $? >/out/cur-mem.rc
+run /bin/sh -c 'i=0; while [ $i -lt 80 ]; do sleep 5 & i=$((i+1)); done; echo started $i' >/out/cur-pids 2>&1
+echo $? >/out/cur-pids.rc
+EOF2
+chmod 0755 "$T/site/extra-cur"
 cp "$WS/probe" "$T/sdws/probe"
 chown -R "$NOBODY:$NOBODY" "$T/sdws"
 cat >"$T/inner-sd.sh" <<'EOF2'
@@ -423,11 +438,13 @@ site() {
 		--profile cu -- /sdws/probe status >/out/sd-$1 2>/out/sd-$1.err
 	echo $? >/out/sd-$1.rc
 	cd /
+	[ ! -x /site/extra-$1 ] || /site/extra-$1
 	kill -TERM $sd 2>/dev/null; wait $sd
 	echo $? >/out/sandboxd-$1.rc
 }
 site full
 site cu
+site cur
 exit 0
 EOF2
 chmod 0755 "$T/inner-sd.sh"
@@ -453,28 +470,112 @@ if [[ $(cat "$d/podman.rc") == 0 && -e $d/sd-full.rc ]]; then
 	t_check "... a FAILED audit record naming the tier and the floor" "record: $rec" \
 		bash -c 'grep -q "\"SBX_TIER\":\"container-userns\"" <<<"$1" && grep -q "min_tier (/site/site-full.yaml:4) .full." <<<"$1"' sh "$rec"
 	t_check "... and no ALLOWED record" "$(tail -c 600 "$d/audit-full.jsonl")" sh -c "! grep -q '\"SBX_EVENT\":\"allowed\"' '$d/audit-full.jsonl'"
-	# (sandboxd always applies the memory and pids limits, and this container has no
-	# cgroup to make one in: past the tier, the launch stops at the cgroup stage.)
-	t_check "root-sandboxd, site min_tier container-userns: the same request passes the tier" \
-		"rc=$(cat "$d/sd-cu.rc"); $(tail -c 400 "$d/sd-cu.err" | tr '\n' '|')" \
-		sh -c "! grep -q -e 'tier: ' -e min_tier '$d/sd-cu.err'"
-	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit-cu.jsonl" | tail -n 1)
-	t_check "... its ALLOWED record names the tier and the substitutions" "record: $rec" \
-		bash -c 'grep -q "\"SBX_TIER\":\"container-userns\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"proc=none" <<<"$1"' sh "$rec"
-	if [[ $(cat "$d/sd-cu.rc") == 0 ]]; then
-		OUT=$d/sd-cu
+	# sandboxd always applies the memory and pids limits, and this container's cgroup
+	# mount is read-only: past the tier, the site policy says whether rlimits stand in.
+	err=$(tr '\n' '|' <"$d/sd-cu.err")
+	t_check "root-sandboxd, site min_tier container-userns: the request passes the floor" "$err" \
+		sh -c "! grep -q min_tier '$d/sd-cu.err'"
+	t_check "... but with no cgroup to make and no without_cgroup: refused, exit 125, P9 named" "rc=$(cat "$d/sd-cu.rc"); $err" \
+		bash -c '[[ $1 == 125 ]] && grep -q "no cgroup can be made here for the memory and pids limits (P9 " "$2"' sh "$(cat "$d/sd-cu.rc")" "$d/sd-cu.err"
+	t_check "... the remedy names limits.without_cgroup: rlimit" "$err" grep -qF "'limits: {without_cgroup: rlimit}'" "$d/sd-cu.err"
+	t_check "... the probe never ran" "$(head -c 200 "$d/sd-cu")" test ! -s "$d/sd-cu"
+	t_check "... sandboxd said so when it started" "$(tail -c 600 "$d/sandboxd-cu.err" | tr '\n' '|')" \
+		grep -q "no cgroup for the memory and pids limits can be made here (P9 .*every run will be refused" "$d/sandboxd-cu.err"
+	t_check "root-sandboxd, site without_cgroup: rlimit: the same request runs" \
+		"rc=$(cat "$d/sd-cur.rc"); $(tail -c 400 "$d/sd-cur.err" | tr '\n' '|')" test "$(cat "$d/sd-cur.rc")" = 0
+	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit-cur.jsonl" | head -n 1)
+	t_check "... its ALLOWED record names the tier and the substitutions, limits=rlimit among them" "record: $rec" \
+		bash -c 'grep -q "\"SBX_TIER\":\"container-userns\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"proc=none" <<<"$1" &&
+			grep -q "limits=rlimit (P9 " <<<"$1"' sh "$rec"
+	if [[ $(cat "$d/sd-cur.rc") == 0 ]]; then
+		OUT=$d/sd-cur
 		expect_kv "... it ran as the caller" uid "$NOBODY"
 		expect_kv "... with no /proc (proc=none)" procs ENOENT
 		expect_kv "... and no capability" sys.CapEff 0000000000000000
 	fi
+	t_check "... the command's limits: RLIMIT_DATA 256 MiB, RLIMIT_NPROC 48" "$(cat "$d/cur-ulimit")" \
+		grep -qx "data=262144 nproc=48" "$d/cur-ulimit"
+	t_check "... a 512 MiB allocation fails" "rc=$(cat "$d/cur-mem.rc"); $(tail -c 300 "$d/cur-mem" | tr '\n' '|')" \
+		bash -c '[[ $1 != 0 ]] && grep -q MemoryError "$2" && ! grep -q allocated "$2"' sh "$(cat "$d/cur-mem.rc")" "$d/cur-mem"
+	t_check "... 80 processes at once do not all start" "rc=$(cat "$d/cur-pids.rc"); $(tail -c 300 "$d/cur-pids" | tr '\n' '|')" \
+		sh -c "! grep -q 'started 80' '$d/cur-pids' && grep -qi 'fork\|resource\|retry' '$d/cur-pids'"
 else
 	t_fail "root-sandboxd: the container ran" "podman: $(tail -c 400 "$d/podman.out" | tr '\n' '|')"
 fi
 if [[ -e $d/sandboxd-full.rc ]]; then
-	for n in full cu; do
+	for n in full cu cur; do
 		t_check "root-sandboxd, site $n: sandboxd ran and stopped cleanly" \
 			"rc=$(cat "$d/sandboxd-$n.rc"); $(tail -c 600 "$d/sandboxd-$n.err" | tr '\n' '|')" test "$(cat "$d/sandboxd-$n.rc")" = 0
 	done
+fi
+
+# ---- 6c. contrib/container/sbx-entrypoint, end to end, in podman with its defaults
+# (no CAP_SYS_ADMIN, a read-only cgroup mount): the entrypoint starts sandboxd as the
+# container's root under a site policy taking rlimits in the cgroup's place, runs the
+# agent as nobody, and the agent's plain `sbx-run` goes through sandboxd.  From the
+# host: the jailed command ran as nobody at tier container-userns, its write outside
+# the workspace is absent, the audit file holds ALLOWED and EXITED records naming the
+# tier and limits=rlimit; the agent's status is the entrypoint's; afterwards sandboxd's
+# socket is gone and no process but the check's own is left in the container.
+printf 'allow:\n  - users: [%s]\n    profiles: [cu]\nmin_tier: container-userns\nlimits:\n  without_cgroup: rlimit\n' \
+	"$NOBODY" >"$T/site/site-entry.yaml"
+cat >"$T/agent.sh" <<'EOF2'
+#!/bin/sh
+cd /sdws || exit 1
+export PATH=/sbx:$PATH
+sbx-run --profile cu --json -- /sdws/probe status >/out/status 2>/out/status.err
+echo $? >/out/status.rc
+sbx-run --profile cu -- /bin/sh -c 'echo planted >/sdws/inside; echo planted >/out/outside' >/out/write 2>&1
+echo $? >/out/write.rc
+exit 7
+EOF2
+cat >"$T/entry-ctr.sh" <<'EOF2'
+#!/bin/sh
+mkdir -p /run/sbxaudit && chmod 0700 /run/sbxaudit
+SBX_AUDIT_FILE=/run/sbxaudit/audit.jsonl SBX_POLICY=/site/site-entry.yaml SANDBOXD=/sbx/sandboxd \
+	/entrypoint --user "$NOBODY" -- /agent.sh >/out/entry.out 2>/out/entry.err
+echo $? >/out/entry.rc
+cp /run/sbxaudit/audit.jsonl /out/audit.jsonl
+ls -A /run/sandboxd >/out/run-after 2>&1
+ps -e -o pid=,comm= | grep -v -e ' ps$' -e ' sh$' -e ' grep$' >/out/ps-after
+exit 0
+EOF2
+chmod 0755 "$T/agent.sh" "$T/entry-ctr.sh"
+d=$T/entry
+mkdir -p "$d"
+chmod 0777 "$d" # the agent (nobody) writes its results here, and tries /out/outside from the jail
+rm -f "$T/sdws/inside"
+timeout 120 unshare -m sh -c "$hide_v2"'exec "$@"' sh podman run --rm --network none --cgroups=disabled \
+	--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 --user 0:0 --env NOBODY="$NOBODY" \
+	"${binds[@]}" -v "$SBX_BUILD:/sbx:ro" -v "$T/prof:/etc/sbx/profiles:ro" -v "$T/site:/site:ro" \
+	-v "$SBX_ROOT/contrib/container/sbx-entrypoint:/entrypoint:ro" -v "$T/agent.sh:/agent.sh:ro" \
+	-v "$T/entry-ctr.sh:/inner.sh:ro" -v "$T/sdws:/sdws" -v "$d:/out" \
+	--rootfs "$ROOTFS" /inner.sh >"$d/podman.out" 2>&1
+echo $? >"$d/podman.rc"
+if [[ $(cat "$d/podman.rc") == 0 && -e $d/entry.rc ]]; then
+	t_check "entrypoint in podman: the agent's status (7) is the entrypoint's" \
+		"rc=$(cat "$d/entry.rc"); $(tail -c 400 "$d/entry.err" | tr '\n' '|')" test "$(cat "$d/entry.rc")" = 7
+	t_check "... the agent's sbx-run ran its command jailed, exit 0" \
+		"rc=$(cat "$d/status.rc" 2>&1); $(tail -c 400 "$d/status.err" 2>&1 | tr '\n' '|')" test "$(cat "$d/status.rc" 2>&1)" = 0
+	OUT=$d/status
+	expect_kv "... as the agent's user" uid "$NOBODY"
+	expect_kv "... with no capability" sys.CapEff 0000000000000000
+	expect_kv "... in a PID namespace of its own" pid 2
+	got=$("$PYTHON" -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(o["tier"], ",".join(s["feature"]+"="+s["with"] for s in o["substitutions"]))' "$d/status.err" 2>&1)
+	t_check "... through sandboxd, at tier container-userns with limits=rlimit (--json)" "got '$got'" \
+		bash -c '[[ $1 == "container-userns "* && ,${1#* }, == *,limits=rlimit,* ]]' sh "$got"
+	t_check "... its write in the workspace landed, the one outside did not" "rc=$(cat "$d/write.rc"); $(head -c 300 "$d/write")" \
+		sh -c "test -s '$T/sdws/inside' && test ! -e '$d/outside'"
+	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit.jsonl" | head -n 1)
+	t_check "... the audit file has the ALLOWED record: uid, tier, limits=rlimit" "record: ${rec:0:600}" \
+		bash -c 'grep -q "\"SBX_UID\":\"$2\"" <<<"$1" && grep -q "\"SBX_TIER\":\"container-userns\"" <<<"$1" && grep -q "limits=rlimit" <<<"$1"' sh "$rec" "$NOBODY"
+	t_check "... and an EXIT record per run" "$(grep -c '"SBX_EVENT":"exit"' "$d/audit.jsonl")" \
+		test "$(grep -c '"SBX_EVENT":"exit"' "$d/audit.jsonl")" -ge 2
+	t_check "... sandboxd's socket is gone when the entrypoint ends" "$(cat "$d/run-after")" test ! -s "$d/run-after"
+	t_check "... and nothing it started is left running" "$(cat "$d/ps-after")" \
+		sh -c "! grep -q -e sandboxd -e sbx-run -e probe -e agent -e sleep '$d/ps-after'"
+else
+	t_fail "entrypoint in podman: the container ran" "podman: $(tail -c 400 "$d/podman.out" | tr '\n' '|')"
 fi
 
 # ---- 6b. the landlock tier through sandboxd: sandboxd as root in the moby-like
@@ -483,8 +584,8 @@ fi
 # not one a profile may step under (no 'min_tier: landlock' offered); site min_tier
 # landlock: the request passes the tier, and the ALLOWED record names it.
 printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: full\n' "$NOBODY" >"$T/site/site-llfull.yaml"
-printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: landlock\n' "$NOBODY" >"$T/site/site-ll.yaml"
-sed -e 's/--profile cu/--profile ll/' -e 's/^site full$/site llfull/' -e 's/^site cu$/site ll/' "$T/inner-sd.sh" >"$T/inner-sdll.sh"
+printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: landlock\nlimits:\n  without_cgroup: rlimit\n' "$NOBODY" >"$T/site/site-ll.yaml"
+sed -e 's/--profile cu/--profile ll/' -e 's/^site full$/site llfull/' -e 's/^site cu$/site ll/' -e '/^site cur$/d' "$T/inner-sd.sh" >"$T/inner-sdll.sh"
 chmod 0755 "$T/inner-sdll.sh"
 d=$T/root-moby-sandboxd
 mkdir -p "$d"
@@ -500,17 +601,16 @@ if [[ $(cat "$d/podman.rc") == 0 && -e $d/sd-llfull.rc ]]; then
 		bash -c '[[ $1 == 125 ]] && grep -q "isolation tier .refuse." "$2"' sh "$(cat "$d/sd-llfull.rc")" "$d/sd-llfull.err"
 	t_check "... the site's floor offers no min_tier: landlock" "$err" sh -c "! grep -q 'min_tier: landlock' '$d/sd-llfull.err'"
 	t_check "... the probe never ran" "$(head -c 200 "$d/sd-llfull")" test ! -s "$d/sd-llfull"
-	t_check "root-moby-sandboxd, site min_tier landlock: the request passes the tier" \
-		"rc=$(cat "$d/sd-ll.rc"); $(tail -c 400 "$d/sd-ll.err" | tr '\n' '|')" sh -c "! grep -q -e 'tier: ' -e min_tier '$d/sd-ll.err'"
+	t_check "root-moby-sandboxd, site min_tier landlock (and without_cgroup: rlimit): the request runs" \
+		"rc=$(cat "$d/sd-ll.rc"); $(tail -c 400 "$d/sd-ll.err" | tr '\n' '|')" test "$(cat "$d/sd-ll.rc")" = 0
 	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit-ll.jsonl" | tail -n 1)
 	t_check "... its ALLOWED record names tier landlock and the substitutions" "record: $rec" \
-		bash -c 'grep -q "\"SBX_TIER\":\"landlock\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"pid=shared" <<<"$1"' sh "$rec"
+		bash -c 'grep -q "\"SBX_TIER\":\"landlock\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"pid=shared" <<<"$1" &&
+			grep -q "limits=rlimit (P9 " <<<"$1"' sh "$rec"
 	if [[ $(cat "$d/sd-ll.rc") == 0 ]]; then
 		OUT=$d/sd-ll
 		expect_kv "... it ran as the caller" uid "$NOBODY"
 		expect_kv "... with no capability" sys.CapEff 0000000000000000
-	else
-		echo "# root-moby-sandboxd, site landlock: rc=$(cat "$d/sd-ll.rc"): $(tail -c 300 "$d/sd-ll.err" | tr '\n' '|')"
 	fi
 else
 	t_fail "root-moby-sandboxd: the container ran" "podman: $(tail -c 400 "$d/podman.out" | tr '\n' '|')"

@@ -71,6 +71,10 @@ print(" ".join(sorted("%s:%s" % (r["host"], r["port"]) for r in n.get("allowed",
       " ".join(sorted("%s:%s:%s" % (r["host"], r["port"], r["code"]) for r in n.get("denied", []))))' 2>&1)
 t_check "daemon: --json has the network summary (allowed and denied, as direct mode)" "$net" \
 	eval '[[ $net == *example.com:443* && $net == *www.example.org:443* && $net == *"| "*bad.example.org:80:denied* && $net == *meta.example.com:80:ssrf-metadata* ]]'
+# ... and the isolation tier sandboxd's launcher chose (here, a host: full, nothing
+# substituted), as in direct mode.
+tier=$(tail -n 1 "$ERR" | "$PYTHON" -c 'import json, sys; o = json.load(sys.stdin); print(o["tier"], o["substitutions"])' 2>&1)
+t_check "daemon: --json has the tier sandboxd chose (full, no substitution)" "$tier" test "$tier" = "full []"
 t_check "daemon: the web server saw the two allowed fetches" "$(lab_new web | grep -c '^conn')" \
 	test "$(lab_new web | grep -c '^conn')" = 2
 t_check "daemon: the denied server saw nothing" "$(lab_new bad | head -n 3 | tr '\n' '|')" test -z "$(lab_new bad)"

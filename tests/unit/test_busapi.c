@@ -4,6 +4,8 @@
  * on a bus object that has only begun to connect over a socketpair, sealed as
  * sending would seal it, rewound, and read. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -40,7 +42,8 @@ static bool same_summary(const struct sbx_result *a, const struct sbx_result *b)
                a->timed_out == b->timed_out && a->oom_killed == b->oom_killed && a->wall_ms == b->wall_ms &&
                a->cpu_user_ms == b->cpu_user_ms && a->cpu_sys_ms == b->cpu_sys_ms && a->peak_memory == b->peak_memory &&
                a->applied == b->applied && strcmp(a->weakened, b->weakened) == 0 &&
-               strcmp(a->notes, b->notes) == 0 && strcmp(a->network, b->network) == 0;
+               strcmp(a->notes, b->notes) == 0 && strcmp(a->network, b->network) == 0 &&
+               memcmp(&a->tier, &b->tier, sizeof(a->tier)) == 0;
 }
 
 /* The old reader (sbx-run/client.c's, before this header) read the two 'b' into the
@@ -102,6 +105,40 @@ static void old_sandboxd(void)
               r >= 0 && out.status == 3 && out.network[0] == '\0');
 }
 
+/* A sandboxd from before the tier: network is the last field; the reader takes it as
+ * "no tier" (--json: null), and the JSON of a tier read from the wire is bounded. */
+static void before_tier(void)
+{
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+        struct sbx_result out;
+        char got[64], *json = NULL;
+        size_t len = 0;
+        FILE *f;
+        int r;
+
+        sbx_result_init(&out, 0);
+        snprintf(out.tier.tier, sizeof(out.tier.tier), "stale");
+        r = sd_bus_message_new_signal(bus, &m, SBX_BUS_PATH, SBX_BUS_MANAGER, SBX_BUS_SIGNAL_EXITED);
+        if (r >= 0)
+                r = sd_bus_message_append(m, "iiibbttttsasasasissds", 3, 3, 0, 0, 0, (uint64_t)1, (uint64_t)0, (uint64_t)0,
+                                          (uint64_t)0, "", 0, 0, 0, 0, "", "", -1.0, "\"allowed\":[]");
+        if (r >= 0 && (r = sd_bus_message_seal(m, 1, 0)) >= 0 && (r = sd_bus_message_rewind(m, true)) >= 0)
+                r = sbx_bus_summary_read(m, &out, got, sizeof(got));
+        CHECK(G, "a sandboxd's summary from before the tier reads, with no tier",
+              r >= 0 && strcmp(out.network, "\"allowed\":[]") == 0 && out.tier.tier[0] == '\0' && out.tier.n_subs == 0);
+        f = open_memstream(&json, &len);
+        if (f) {
+                sbx_tier_text_json(&out.tier, f);
+                memset(&out.tier, 'A', sizeof(out.tier)); /* no NUL anywhere, n_subs huge */
+                sbx_tier_text_json(&out.tier, f);
+                fclose(f);
+        }
+        CHECK(G, "... --json says null; a tier without NULs prints bounded, at most 10 substitutions",
+              json && strncmp(json, ",\"tier\":null,\"substitutions\":[],", 32) == 0 &&
+                      strstr(json, ",\"tier\":\"AAAAAAAAAAAAAAAAAAAAAAAA\",") != NULL && strlen(json) < 2500);
+        free(json);
+}
+
 int main(void)
 {
         struct sbx_result in;
@@ -146,7 +183,17 @@ int main(void)
 
         snprintf(in.network, sizeof(in.network), "\"allowed\":[{\"host\":\"example.com\",\"port\":443,\"count\":2}],\"denied\":[]");
         round_trip("network: filtered: the broker's summary back", &in, "");
+        snprintf(in.tier.tier, sizeof(in.tier.tier), "container-userns");
+        in.tier.n_subs = 2;
+        snprintf(in.tier.subs[0].feature, sizeof(in.tier.subs[0].feature), "proc");
+        snprintf(in.tier.subs[0].with, sizeof(in.tier.subs[0].with), "none");
+        snprintf(in.tier.subs[0].cause, sizeof(in.tier.subs[0].cause), "P3 mount proc: Operation not permitted");
+        snprintf(in.tier.subs[1].feature, sizeof(in.tier.subs[1].feature), "limits");
+        snprintf(in.tier.subs[1].with, sizeof(in.tier.subs[1].with), "rlimit");
+        snprintf(in.tier.subs[1].cause, sizeof(in.tier.subs[1].cause), "P9 write /sys/fs/cgroup: Read-only file system");
+        round_trip("the tier and its substitutions back", &in, "");
         old_sandboxd();
+        before_tier();
 
         sd_bus_flush_close_unref(bus);
         close(sv[1]);

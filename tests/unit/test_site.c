@@ -266,6 +266,7 @@ static void test_everything(void)
         CHECK(G, "limits.max_memory", sp.max_memory == 4ull << 30);
         CHECK(G, "limits.max_pids", sp.max_pids == 4096);
         CHECK(G, "limits.grace", sp.grace_ms == 10000);
+        CHECK(G, "limits.without_cgroup: rlimit", sp.without_cgroup == SBX_WITHOUT_CGROUP_RLIMIT);
         CHECK(G, "names are kept for reasons", sp.n_names == 1 && sp.names[0].uid == 0 && strcmp(sp.names[0].name, "root") == 0);
         sbx_site_done(&sp);
 }
@@ -621,8 +622,31 @@ static void test_min_tier(void)
         sbx_site_done(&sp);
 }
 
+/* limits.without_cgroup: absent, refuse; rlimit; anything else a load error. */
+static void test_without_cgroup(void)
+{
+        struct sbx_site_policy sp;
+        char got[1024];
+
+        CHECK(G, "without_cgroup: absent, refuse", parse("allow: []\n", &sp, got, sizeof(got)) == 0 &&
+                                                         sp.without_cgroup == SBX_WITHOUT_CGROUP_REFUSE);
+        sbx_site_done(&sp);
+        CHECK(G, "without_cgroup: refuse", parse("limits:\n  without_cgroup: refuse\n", &sp, got, sizeof(got)) == 0 &&
+                                                 sp.without_cgroup == SBX_WITHOUT_CGROUP_REFUSE);
+        sbx_site_done(&sp);
+        CHECK(G, "without_cgroup: rlimit", parse("limits:\n  without_cgroup: rlimit\n", &sp, got, sizeof(got)) == 0 &&
+                                                 sp.without_cgroup == SBX_WITHOUT_CGROUP_RLIMIT);
+        sbx_site_done(&sp);
+        parse("limits:\n  without_cgroup: none\n", &sp, got, sizeof(got));
+        CHECK(G, "without_cgroup: another value is a load error naming file:line and the values",
+              strcmp(got, "policy.yaml:2:19: 'limits.without_cgroup': 'none' is not one of: refuse, rlimit") == 0 &&
+                      is_empty_policy(&sp));
+        sbx_site_done(&sp);
+}
+
 int main(void)
 {
+        test_without_cgroup();
         test_min_tier();
         test_defaults();
         test_everything();

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -340,8 +341,51 @@ static void test_nons_tmpdir_removed_as_caller(void)
         (void)rmdir(tmpdir);
 }
 
+/* sandboxd's memory and pids limits where no cgroup can be made (P9): the site's
+ * limits.without_cgroup: rlimit substitutes rlimits, named; else a refusal with the
+ * remedy; with a cgroup, or no limits, nothing changes. */
+static void test_limits_without_cgroup(void)
+{
+        struct sbx_plan p = { .run_as = true, .uid = 65534, .gid = 65534, .net = SBX_NET_NONE };
+        struct sbx_probe pr = probe(true, "podman");
+        struct sbx_tier_choice c;
+        struct sbx_error e = { 0 };
+        char msg[1024];
+
+        p.limits.memory = 256ull << 20;
+        p.limits.pids = 48;
+        p.limits.memory_explicit = p.limits.pids_explicit = true;
+        p.limits.rlimit[RLIMIT_NPROC] = 100;
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "limits: a cgroup to make (P9 passed): nothing substituted",
+              sbx_tier_limits(&pr, &p, true, &c, &e) == 0 && !has_sub(&c, "limits", "rlimit"));
+        fails(&pr, SBX_PROBE_CGROUP, EROFS, "write /sys/fs/cgroup");
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "limits: no cgroup, site says refuse: -EROFS", sbx_tier_limits(&pr, &p, false, &c, &e) == -EROFS);
+        sbx_error_format(&e, msg, sizeof(msg));
+        CHECK(G, "... naming P9 and the remedy (writable cgroups, or limits.without_cgroup: rlimit)",
+              strstr(msg, "P9 write /sys/fs/cgroup: Read-only file system") && strstr(msg, "without_cgroup: rlimit") &&
+                      strstr(msg, "delegated"));
+        e = (struct sbx_error){ 0 };
+        enum sbx_tier before = c.tier;
+        CHECK(G, "limits: no cgroup, site says rlimit: limits=rlimit, its cause P9",
+              sbx_tier_limits(&pr, &p, true, &c, &e) == 0 && has_sub(&c, "limits", "rlimit") &&
+                      strstr(c.subs[c.n_subs - 1].cause, "P9 ") != NULL);
+        CHECK(G, "... the tier itself unchanged", c.tier == before);
+        sbx_tier_apply(&p, &c);
+        CHECK(G, "... applied: RLIMIT_DATA the memory limit, RLIMIT_NPROC the tighter of pids and the plan's own",
+              p.limits.rlimit[RLIMIT_DATA] == 256ull << 20 && p.limits.rlimit[RLIMIT_NPROC] == 48);
+        CHECK(G, "... and no cgroup asked for any more", !p.limits.memory && !p.limits.pids && !p.limits.memory_explicit &&
+                                                             !p.limits.pids_explicit);
+        /* No limits at all: nothing to substitute, nothing refused. */
+        sbx_tier_choose(&pr, &p, &c);
+        CHECK(G, "limits: none in the plan, no cgroup: nothing", sbx_tier_limits(&pr, &p, false, &c, &e) == 0 &&
+                                                                          !has_sub(&c, "limits", "rlimit"));
+}
+
 int main(void)
 {
+        test_limits_without_cgroup();
         test_landlock();
         test_choose();
         test_check();

@@ -1,0 +1,13 @@
+build-clang/obj/cmdpolicy/commands-bash.o: cmdpolicy/commands-bash.c \
+  cmdpolicy/../lib/cleanup.h cmdpolicy/commands-int.h \
+  cmdpolicy/commands.h cmdpolicy/../lib/strv.h cmdpolicy/shell.h
+
+cmdpolicy/../lib/cleanup.h:
+
+cmdpolicy/commands-int.h:
+
+cmdpolicy/commands.h:
+
+cmdpolicy/../lib/strv.h:
+
+cmdpolicy/shell.h:

@@ -1,0 +1,3 @@
+build-clang/obj/lib/applied.o: lib/applied.c lib/applied.h
+
+lib/applied.h:

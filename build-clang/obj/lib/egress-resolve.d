@@ -1,0 +1,25 @@
+build-clang/obj/lib/egress-resolve.o: lib/egress-resolve.c lib/cleanup.h \
+  lib/egress-int.h lib/egress.h lib/error.h lib/plan.h lib/netrule.h \
+  lib/strv.h lib/sync.h lib/sniff.h lib/ssrf.h lib/synth.h
+
+lib/cleanup.h:
+
+lib/egress-int.h:
+
+lib/egress.h:
+
+lib/error.h:
+
+lib/plan.h:
+
+lib/netrule.h:
+
+lib/strv.h:
+
+lib/sync.h:
+
+lib/sniff.h:
+
+lib/ssrf.h:
+
+lib/synth.h:

@@ -1,0 +1,5 @@
+build-clang/obj/lib/sync.o: lib/sync.c lib/sync.h lib/error.h
+
+lib/sync.h:
+
+lib/error.h:

@@ -1,0 +1,4 @@
+build-clang/obj/policy/hostconfig.o: policy/hostconfig.c \
+  policy/hostconfig.h
+
+policy/hostconfig.h:

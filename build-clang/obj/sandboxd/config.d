@@ -1,0 +1,59 @@
+build-clang/obj/sandboxd/config.o: sandboxd/config.c sandboxd/config.h \
+  sandboxd/../lib/probe.h sandboxd/../policy/profile.h \
+  policy/../lib/plan.h lib/error.h lib/netrule.h lib/strv.h \
+  policy/../lib/strv.h policy/../cmdpolicy/commands.h \
+  cmdpolicy/../lib/strv.h policy/git.h policy/../lib/caller.h \
+  policy/../lib/error.h policy/../lib/jail.h lib/applied.h lib/plan.h \
+  lib/seccomp.h lib/tier.h lib/probe.h lib/validation.h \
+  policy/validator.h policy/../lib/validation.h policy/yaml.h \
+  sandboxd/../policy/site.h policy/../lib/netrule.h
+
+sandboxd/config.h:
+
+sandboxd/../lib/probe.h:
+
+sandboxd/../policy/profile.h:
+
+policy/../lib/plan.h:
+
+lib/error.h:
+
+lib/netrule.h:
+
+lib/strv.h:
+
+policy/../lib/strv.h:
+
+policy/../cmdpolicy/commands.h:
+
+cmdpolicy/../lib/strv.h:
+
+policy/git.h:
+
+policy/../lib/caller.h:
+
+policy/../lib/error.h:
+
+policy/../lib/jail.h:
+
+lib/applied.h:
+
+lib/plan.h:
+
+lib/seccomp.h:
+
+lib/tier.h:
+
+lib/probe.h:
+
+lib/validation.h:
+
+policy/validator.h:
+
+policy/../lib/validation.h:
+
+policy/yaml.h:
+
+sandboxd/../policy/site.h:
+
+policy/../lib/netrule.h:

@@ -1,0 +1,3 @@
+build-clang/obj/sbx-sh/args.o: sbx-sh/args.c sbx-sh/args.h
+
+sbx-sh/args.h:

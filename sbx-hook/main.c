@@ -22,6 +22,7 @@
 #include "post.h"
 #include "prefix.h"
 #include "reply.h"
+#include "spool.h"
 #include "verdict.h"
 
 #ifndef SBX_BINDIR
@@ -197,7 +198,7 @@ static int run_hook(struct hook_config *c)
         _cleanup_free_ char *buf = NULL;
         struct hook_input in;
         struct hook_result res = { 0 };
-        char why[512];
+        char why[512], here[PATH_MAX];
         size_t len;
         int r;
 
@@ -219,6 +220,14 @@ static int run_hook(struct hook_config *c)
         }
         if (hook_verdict(c, hook_shell_flag(c->harness), in.command, in.cwd, &res, why, sizeof(why)) < 0)
                 block("%s", why);
+        /* The jail's workspace (the harness's cwd, else ours) must not hold the way to
+         * the spool, whatever the harness: the jail could forge Claude Code's calls. */
+        if (res.verdict != HOOK_DENY && !in.cwd && !getcwd(here, sizeof(here)))
+                block("cannot find the hook's current directory: %s", strerror(errno));
+        if (res.verdict != HOOK_DENY && spool_check_workspace(in.cwd ? in.cwd : here, why, sizeof(why)) < 0) {
+                res.verdict = HOOK_DENY;
+                snprintf(res.reason, sizeof(res.reason), "%s", why);
+        }
         if (c->harness == HOOK_CLAUDE && !c->rewrite && res.verdict != HOOK_DENY && !claude_prefix_set()) {
                 res.verdict = HOOK_DENY;
                 snprintf(res.reason, sizeof(res.reason),

@@ -54,7 +54,10 @@ static const char usage[] =
         "  -h, --help       show this help\n"
         "\n"
         "Environment: SBX_RUN, the sbx-run the jailed commands name (default: the one\n"
-        "beside sbx-hook, else " SBX_BINDIR "/sbx-run); SBX_PROFILE.\n"
+        "beside sbx-hook, else " SBX_BINDIR "/sbx-run); SBX_PROFILE.  Claude Code's hooks\n"
+        "and prefix share a spool: $XDG_RUNTIME_DIR/sbx-hook when that is your private\n"
+        "directory, else ~/.cache/sbx-hook ($XDG_CACHE_HOME/sbx-hook); a workspace that\n"
+        "holds it is refused.\n"
         "Exit status: 0, the answer on stdout; 2, the call is blocked (the reason on\n"
         "stderr): a denied command for Codex and opencode, and every failure -- bad\n"
         "input, over 1 MiB, no verdict within 5 s, a crash.  See sbx-hook(1).\n";

@@ -22,6 +22,7 @@
 #include "post.h"
 #include "prefix.h"
 #include "reply.h"
+#include "spool.h"
 #include "verdict.h"
 
 #ifndef SBX_BINDIR
@@ -53,7 +54,10 @@ static const char usage[] =
         "  -h, --help       show this help\n"
         "\n"
         "Environment: SBX_RUN, the sbx-run the jailed commands name (default: the one\n"
-        "beside sbx-hook, else " SBX_BINDIR "/sbx-run); SBX_PROFILE.\n"
+        "beside sbx-hook, else " SBX_BINDIR "/sbx-run); SBX_PROFILE.  Claude Code's hooks\n"
+        "and prefix share a spool: $XDG_RUNTIME_DIR/sbx-hook when that is your private\n"
+        "directory, else ~/.cache/sbx-hook ($XDG_CACHE_HOME/sbx-hook); a workspace that\n"
+        "holds it is refused.\n"
         "Exit status: 0, the answer on stdout; 2, the call is blocked (the reason on\n"
         "stderr): a denied command for Codex and opencode, and every failure -- bad\n"
         "input, over 1 MiB, no verdict within 5 s, a crash.  See sbx-hook(1).\n";
@@ -197,7 +201,7 @@ static int run_hook(struct hook_config *c)
         _cleanup_free_ char *buf = NULL;
         struct hook_input in;
         struct hook_result res = { 0 };
-        char why[512];
+        char why[512], here[PATH_MAX];
         size_t len;
         int r;
 
@@ -219,6 +223,14 @@ static int run_hook(struct hook_config *c)
         }
         if (hook_verdict(c, hook_shell_flag(c->harness), in.command, in.cwd, &res, why, sizeof(why)) < 0)
                 block("%s", why);
+        /* The jail's workspace (the harness's cwd, else ours) must not hold the way to
+         * the spool, whatever the harness: the jail could forge Claude Code's calls. */
+        if (res.verdict != HOOK_DENY && !in.cwd && !getcwd(here, sizeof(here)))
+                block("cannot find the hook's current directory: %s", strerror(errno));
+        if (res.verdict != HOOK_DENY && spool_check_workspace(in.cwd ? in.cwd : here, why, sizeof(why)) < 0) {
+                res.verdict = HOOK_DENY;
+                snprintf(res.reason, sizeof(res.reason), "%s", why);
+        }
         if (c->harness == HOOK_CLAUDE && !c->rewrite && res.verdict != HOOK_DENY && !claude_prefix_set()) {
                 res.verdict = HOOK_DENY;
                 snprintf(res.reason, sizeof(res.reason),

@@ -208,8 +208,9 @@ int prefix_run(const struct hook_config *c, int argc, char **argv)
 {
         _cleanup_free_ char *composite = NULL;
         struct prefix_grants g;
-        char id[160], session[160], cwd[PATH_MAX];
+        char id[160], session[160], cwd[PATH_MAX], why[512];
         char *args[24];
+        bool tagged;
         size_t n = 0;
 
         if (argc < 1) {
@@ -246,7 +247,18 @@ int prefix_run(const struct hook_config *c, int argc, char **argv)
         /* The announced call: its tags, and the workspace pinned to the cwd its verdict
          * was made in, wherever Claude runs the composite (a cwd file the jail wrote
          * names where that is). */
-        if (take_call(composite, id, sizeof(id), session, sizeof(session), cwd, sizeof(cwd))) {
+        tagged = take_call(composite, id, sizeof(id), session, sizeof(session), cwd, sizeof(cwd));
+        /* The workspace, pinned or where it is run, must not hold the spool's way:
+         * the jail could forge the next call's entry, and its workspace. */
+        if (!tagged && !getcwd(cwd, sizeof(cwd))) {
+                fprintf(stderr, "sbx-shell-prefix: cannot find the current directory: %s (nothing ran)\n", strerror(errno));
+                return 125;
+        }
+        if (spool_check_workspace(cwd, why, sizeof(why)) < 0) {
+                fprintf(stderr, "sbx-shell-prefix: %s (nothing ran)\n", why);
+                return 125;
+        }
+        if (tagged) {
                 args[n++] = (char *)"--workspace";
                 args[n++] = cwd;
                 args[n++] = (char *)"--workspace-contains-cwd";

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,29 +30,259 @@ static int said(char *why, size_t size, int err, const char *what, const char *p
         return -err;
 }
 
-int spool_open(char *why, size_t size)
+/* ------------------------------------------------------------------ where it is */
+
+struct walk {
+        struct spool_chain *chain; /* every directory passed through, or NULL */
+        char at[PATH_MAX];         /* where the walk is, resolved: for messages */
+        bool open;                 /* the directory at @at is writable by others (sticky) */
+};
+
+static int unsafe(char *why, size_t size, int err, const char *path, const char *what)
 {
-        const char *xdg = getenv("XDG_RUNTIME_DIR");
-        char path[4096];
+        snprintf(why, size, "the spool's way '%s' %s", path, what);
+        return -err;
+}
+
+/* The directory @fd, just entered at @w->at: root's or the caller's, and one that
+ * others may write only when sticky (they cannot then move what is not theirs). */
+static int enter(int fd, struct walk *w, char *why, size_t size)
+{
         struct stat st;
-        int fd;
+
+        if (fstat(fd, &st) < 0)
+                return said(why, size, errno, "examine", w->at);
+        if (st.st_uid != 0 && st.st_uid != getuid())
+                return unsafe(why, size, EPERM, w->at, "is another user's directory");
+        if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+                return unsafe(why, size, EPERM, w->at, "is writable by its group or others");
+        w->open = st.st_mode & (S_IWGRP | S_IWOTH);
+        if (w->chain) {
+                if (w->chain->n >= SPOOL_CHAIN_MAX)
+                        return unsafe(why, size, ELOOP, w->at, "is too deep");
+                w->chain->dev[w->chain->n] = st.st_dev;
+                w->chain->ino[w->chain->n++] = st.st_ino;
+        }
+        return 0;
+}
+
+static void at_push(struct walk *w, const char *name)
+{
+        size_t n = strlen(w->at);
+
+        if (strcmp(name, "..") == 0) {
+                char *slash = strrchr(w->at, '/');
+
+                if (slash)
+                        *(slash == w->at ? slash + 1 : slash) = '\0';
+                return;
+        }
+        snprintf(w->at + n, sizeof(w->at) - n, "%s%s", n > 1 ? "/" : "", name);
+}
+
+/* The absolute @path as a directory fd, resolved one component at a time from "/"
+ * through directories no other user can change (enter()): a symbolic link is
+ * followed only out of such a directory (or, in a sticky one, only a link of the
+ * caller's or root's), nothing of another user's is passed through in a directory
+ * others may write, and a missing component is made (0700, @create) only where no
+ * one else may write.  So no other user can plant, swap or remove anything on the
+ * way.  -errno with @why. */
+static int walk(const char *path, bool create, struct walk *w, char *why, size_t size)
+{
+        char todo[PATH_MAX], next[PATH_MAX], link[PATH_MAX], name[NAME_MAX + 1];
+        const char *p = todo;
+        int fd, links = 0, r;
+
+        if (path[0] != '/' || (size_t)snprintf(todo, sizeof(todo), "%s", path) >= sizeof(todo))
+                return unsafe(why, size, EINVAL, path, "is not an absolute path of up to 4095 bytes");
+        snprintf(w->at, sizeof(w->at), "/");
+        if ((fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+                return said(why, size, errno, "open", "/");
+        if ((r = enter(fd, w, why, size)) < 0)
+                goto fail;
+        for (;;) {
+                struct stat st;
+                size_t len;
+                ssize_t n;
+                int nfd;
+
+                p += strspn(p, "/");
+                if (!*p)
+                        return fd;
+                if ((len = strcspn(p, "/")) > NAME_MAX) {
+                        r = unsafe(why, size, ENAMETOOLONG, path, "has a name over 255 bytes");
+                        goto fail;
+                }
+                memcpy(name, p, len);
+                name[len] = '\0';
+                p += len;
+                if (strcmp(name, ".") == 0)
+                        continue;
+                if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                        at_push(w, name);
+                        if (errno != ENOENT || !create) {
+                                r = said(why, size, errno, "find", w->at);
+                                goto fail;
+                        }
+                        /* Made where someone else may also make it: theirs, a block. */
+                        if (w->open) {
+                                r = unsafe(why, size, EPERM, w->at, "would be made in a directory others may write");
+                                goto fail;
+                        }
+                        if ((mkdirat(fd, name, 0700) < 0 && errno != EEXIST) || fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                                r = said(why, size, errno, "make", w->at);
+                                goto fail;
+                        }
+                        at_push(w, "..");
+                }
+                if (w->open && st.st_uid != 0 && st.st_uid != getuid() && strcmp(name, "..") != 0) {
+                        at_push(w, name);
+                        r = unsafe(why, size, EPERM, w->at, "is another user's, in a directory others may write");
+                        goto fail;
+                }
+                if (S_ISLNK(st.st_mode)) {
+                        if (++links > 40 || (n = readlinkat(fd, name, link, sizeof(link) - 1)) <= 0) {
+                                at_push(w, name);
+                                r = unsafe(why, size, ELOOP, w->at, "is a symbolic link that does not resolve");
+                                goto fail;
+                        }
+                        link[n] = '\0';
+                        if ((size_t)snprintf(next, sizeof(next), "%s/%s", link, p) >= sizeof(next)) {
+                                r = unsafe(why, size, ENAMETOOLONG, path, "resolves to a path over 4095 bytes");
+                                goto fail;
+                        }
+                        memcpy(todo, next, sizeof(todo));
+                        p = todo;
+                        if (link[0] == '/') {
+                                close(fd);
+                                snprintf(w->at, sizeof(w->at), "/");
+                                if ((fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+                                        return said(why, size, errno, "open", "/");
+                                if ((r = enter(fd, w, why, size)) < 0)
+                                        goto fail;
+                        }
+                        continue;
+                }
+                at_push(w, name);
+                if (!S_ISDIR(st.st_mode)) {
+                        r = unsafe(why, size, ENOTDIR, w->at, "is not a directory");
+                        goto fail;
+                }
+                if ((nfd = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+                        r = said(why, size, errno, "open", w->at);
+                        goto fail;
+                }
+                close(fd);
+                fd = nfd;
+                if ((r = enter(fd, w, why, size)) < 0)
+                        goto fail;
+        }
+fail:
+        close(fd);
+        return r;
+}
+
+/* The directory of the caller's that no one else may enter: the spool itself, and
+ * the runtime directory it is made in. */
+static bool private_dir(int fd)
+{
+        struct stat st;
+
+        return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid() && !(st.st_mode & 0077);
+}
+
+/* The cache directory: $XDG_CACHE_HOME, else ~/.cache with ~ the home of the user
+ * database (not $HOME: sudo keeps another user's). */
+static bool cache_dir(char *buf, size_t size)
+{
+        const char *xdg = getenv("XDG_CACHE_HOME");
+        const struct passwd *pw;
 
         if (xdg && xdg[0] == '/')
-                snprintf(path, sizeof(path), "%s/sbx-hook", xdg);
-        else
-                snprintf(path, sizeof(path), "/tmp/sbx-hook-%u", (unsigned)getuid());
-        if (mkdir(path, 0700) < 0 && errno != EEXIST)
+                return (size_t)snprintf(buf, size, "%s", xdg) < size;
+        pw = getpwuid(getuid());
+        return pw && pw->pw_dir && pw->pw_dir[0] == '/' && (size_t)snprintf(buf, size, "%s/.cache", pw->pw_dir) < size;
+}
+
+/* The spool's base, per the rule in spool.h: $XDG_RUNTIME_DIR when it is a private
+ * directory of the caller's on a way no one else can change, else the cache directory
+ * (made where missing).  Both the hooks and the prefix come here. */
+static int locate(bool create, struct spool_chain *chain, char *path, size_t path_size, char *why, size_t size)
+{
+        const char *xdg = getenv("XDG_RUNTIME_DIR");
+        char cache[PATH_MAX];
+        struct walk w = { .chain = chain };
+        int base, fd;
+
+        if (xdg && xdg[0] == '/' && (base = walk(xdg, false, &w, why, size)) >= 0) {
+                if (private_dir(base))
+                        goto found;
+                close(base);
+        }
+        if (!cache_dir(cache, sizeof(cache))) {
+                snprintf(why, size, "no spool: no XDG_RUNTIME_DIR of yours, and no home directory in the user database");
+                return -ENOENT;
+        }
+        if ((base = walk(cache, create, &w, why, size)) < 0)
+                return base;
+found:
+        if ((size_t)snprintf(path, path_size, "%s%ssbx-hook", w.at, strcmp(w.at, "/") ? "/" : "") >= path_size) {
+                close(base);
+                return unsafe(why, size, ENAMETOOLONG, w.at, "is too long to hold the spool");
+        }
+        if (create && mkdirat(base, "sbx-hook", 0700) < 0 && errno != EEXIST) {
+                close(base);
                 return said(why, size, errno, "make", path);
-        if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+        }
+        fd = openat(base, "sbx-hook", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        close(base);
+        if (fd < 0)
                 return said(why, size, errno, "open", path);
-        /* Another user's directory (planted in /tmp), or one others may enter: not ours
-         * to trust or to write tags into. */
-        if (fstat(fd, &st) < 0 || st.st_uid != getuid() || (st.st_mode & 0077)) {
+        if (chain) {
+                struct stat st;
+
+                if (fstat(fd, &st) == 0 && chain->n < SPOOL_CHAIN_MAX) {
+                        chain->dev[chain->n] = st.st_dev;
+                        chain->ino[chain->n++] = st.st_ino;
+                }
+        }
+        if (!private_dir(fd)) {
                 close(fd);
                 snprintf(why, size, "the spool '%s' is not a directory of yours that only you may enter (remove it)", path);
                 return -EPERM;
         }
         return fd;
+}
+
+int spool_open(char *why, size_t size)
+{
+        char path[PATH_MAX];
+
+        return locate(true, NULL, path, sizeof(path), why, size);
+}
+
+int spool_check_workspace(const char *workspace, char *why, size_t size)
+{
+        struct spool_chain chain = { 0 };
+        char path[PATH_MAX] = "", ignored[512];
+        struct stat ws;
+        int fd;
+
+        if (stat(workspace, &ws) < 0)
+                return 0; /* sbx-run names what is wrong with it */
+        /* Found or not: every directory the rule passed through counts, since one in
+         * the workspace could be changed to turn the rule another way. */
+        if ((fd = locate(false, &chain, path, sizeof(path), ignored, sizeof(ignored))) >= 0)
+                close(fd);
+        for (size_t i = 0; i < chain.n; i++)
+                if (chain.dev[i] == ws.st_dev && chain.ino[i] == ws.st_ino) {
+                        snprintf(why, size,
+                                 "the workspace '%s' holds the way to sbx-hook's spool%s%s%s, which a jailed command could "
+                                 "then forge (run the harness in a project directory, or set XDG_RUNTIME_DIR)",
+                                 workspace, path[0] ? " ('" : "", path, path[0] ? "')" : "");
+                        return -EPERM;
+                }
+        return 0;
 }
 
 /* An index into the spool, not a proof (the command itself is compared). */

@@ -10,24 +10,49 @@
  *                and its cwd as the workspace (--workspace-contains-cwd);
  *   PostToolUse  settles the call: t-ID says the prefix ran it (jailed); p-…-ID still
  *                there, or nothing, says the command ran without the prefix.
- * The directory is the caller's, mode 0700: $XDG_RUNTIME_DIR/sbx-hook, else
- * /tmp/sbx-hook-UID.  No jail reaches either (the runtime directory is never bound,
- * the jail's /tmp is its own); a command that ran unjailed could write it, which is
- * what PostToolUse exists to notice in the first place.  Attribution, not a wall: the
- * worst a wrong entry does is name the wrong call. */
+ * Where: $XDG_RUNTIME_DIR/sbx-hook when $XDG_RUNTIME_DIR is a directory of the
+ * caller's that only the caller may enter; else the cache directory's sbx-hook
+ * ($XDG_CACHE_HOME, else ~/.cache, ~ from the user database), made where missing.
+ * Never a fixed name in /tmp, which any local user could make first and so block the
+ * caller's calls.  Every directory on the way is root's or the caller's and writable
+ * by no one else (a sticky one only with the caller's or root's next entry), symbolic
+ * links followed only out of such directories: no other user can plant, swap or
+ * remove anything on it.  The spool itself is the caller's, mode 0700.  No jail the
+ * hooks or the prefix start reaches it: a workspace holding any directory on that way
+ * is refused (spool_check_workspace), and the jail's /tmp is its own.  A command
+ * that ran unjailed could write it, which is what PostToolUse exists to notice in
+ * the first place.  An entry names the call and pins the jail's workspace to its
+ * cwd: one a jail could write would choose another, wider workspace for a later
+ * call, hence the refusal above. */
 #pragma once
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Entries older than this are dropped (a call the user refused, a lost PostToolUse). */
 #define SPOOL_MAX_AGE_S ((long)24 * 3600)
 /* At most this many entries: beyond it, PreToolUse fails (and the call is blocked). */
 #define SPOOL_MAX_ENTRIES 4096
 
-/* The spool directory, opened (O_DIRECTORY|O_PATH-free, O_CLOEXEC): made 0700 when
- * absent, refused unless it is a real directory of the caller's that only the caller
- * may enter.  -errno with @why saying which path and why. */
+/* The spool directory, opened (O_DIRECTORY, O_CLOEXEC): made 0700 when absent (the
+ * cache directory too), refused unless it is a real directory of the caller's that
+ * only the caller may enter, on a way no one else can change.  -errno with @why
+ * saying which path and why. */
 int spool_open(char *why, size_t size);
+
+/* The directories the rule above passes through (the runtime directory's way too
+ * when it is passed over), by device and inode. */
+#define SPOOL_CHAIN_MAX 64
+struct spool_chain {
+        dev_t dev[SPOOL_CHAIN_MAX];
+        ino_t ino[SPOOL_CHAIN_MAX];
+        size_t n;
+};
+
+/* 0 when a jail with @workspace as its writable workspace cannot change the spool or
+ * the way to it (or which way the rule takes); -EPERM with @why otherwise (the
+ * harness was run in ~ or above without XDG_RUNTIME_DIR).  Makes nothing. */
+int spool_check_workspace(const char *workspace, char *why, size_t size);
 
 /* PreToolUse: announces @tool_use_id's call of @command (@session_id may be NULL) in
  * @cwd (absolute, one line; -EINVAL otherwise). */

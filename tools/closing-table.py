@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The closing table of issue 12, from a test run, never written by hand.
 
-    bash tests/integration/run.sh t_hooks t_sbx_sh t_container | tools/closing-table.py
+    bash tests/integration/run.sh t_hooks t_harness_spool t_harness_aider t_sbx_sh t_container | tools/closing-table.py
 
 reads run.sh's "ok   GROUP: CHECK" / "FAIL GROUP: CHECK -- why" / "skip ..." lines
 and prints two Markdown tables: harness x (jailed? verdict surfaced? fails closed?),
@@ -17,12 +17,16 @@ import sys
 # harness -> column -> [(group, check-name prefix)]
 H = "t_hooks"
 SH = "t_sbx_sh"
+SP = "t_harness_spool"
+AI = "t_harness_aider"
 CELLS = {
     "Claude Code (shell prefix)": {
         "jailed": [(H, "prefix: the composite ran (exit 0)"),
                    (H, "prefix: a write outside the workspace is refused (host)"),
                    (H, "prefix: the network is refused (the host listener got nothing)"),
-                   (H, "attribution: the prefix's jail has SBX_TOOL_USE_ID")],
+                   (H, "attribution: the prefix's jail has SBX_TOOL_USE_ID"),
+                   (SP, "planted /tmp/sbx-hook-UID: the composite ran jailed"),
+                   (SP, "planted /tmp/sbx-hook-UID: the jail is attributed")],
         "verdict": [(H, "claude: denied: permissionDecision deny"),
                     (H, "claude: denied: the rule is the reason"),
                     (H, "claude: a validator's warn is ask")],
@@ -32,7 +36,9 @@ CELLS = {
                    (H, "prefix: a crash sbx-run: the call fails"),
                    (H, "prefix: a hang sbx-run: the call fails"),
                    (H, "prefix: no sbx-run: exit 125, nothing ran"),
-                   (H, "PostToolUse: a call the prefix never ran: decision block")],
+                   (H, "PostToolUse: a call the prefix never ran: decision block"),
+                   (SP, "XDG_CACHE_HOME in /tmp, another user's: PreToolUse blocks"),
+                   (SP, "cache in the workspace: the prefix refuses (125), nothing ran")],
     },
     "Claude Code (--rewrite)": {
         "jailed": [(H, "claude --rewrite: the command ran in the jail"),
@@ -53,14 +59,28 @@ CELLS = {
     "Gemini CLI": {
         "jailed": [(H, "gemini: the rewritten command runs jailed")],
         "verdict": [(H, "gemini: denied: decision deny"), (H, "gemini: denied: the rule is the reason")],
-        # The hook's own failures are harness-independent (same code path), but no
-        # check runs a crashing sbx-run under Gemini's rewrite: listed as such.
-        "closed": [(H, "a crashing policy check: exit 2"), (H, "a hanging policy check: exit 2")],
+        "closed": [(H, "gemini: a crash sbx-run: the call fails"), (H, "gemini: a hang sbx-run: the call fails"),
+                   (H, "gemini: a crashing policy check: exit 2, nothing on stdout"),
+                   (H, "gemini: a hanging policy check: exit 2 within Gemini's 10 s timeout")],
     },
     "opencode (plugin)": {
-        "jailed": [(H, "opencode: args.command rewritten to the jailed form")],
-        "verdict": [(H, "opencode: denied: the plugin throws"), (H, "opencode: denied: with the rule")],
-        "closed": [(H, "opencode: a crashing sbx-hook: the plugin throws"), (H, "opencode: ... and nothing ran")],
+        "jailed": [(H, "opencode: args.command rewritten to the jailed form"),
+                   (H, "opencode run: the command ran in the jail (hostname sbx)"),
+                   (H, "opencode run: /proc/self/status shows the jail"),
+                   (H, "opencode run: a write outside the workspace is refused (host)")],
+        "verdict": [(H, "opencode: denied: the plugin throws"), (H, "opencode: denied: with the rule"),
+                    (H, "opencode run: denied: the error carries the rule")],
+        "closed": [(H, "opencode: a crashing sbx-hook: the plugin throws"), (H, "opencode: ... and nothing ran"),
+                   (H, "opencode run: denied: nothing ran (host)"),
+                   (H, "opencode run: a crash sbx-run: the call fails"), (H, "opencode run: a hang sbx-run: the call fails"),
+                   (H, "opencode run: a hanging sbx-hook: the plugin throws")],
+    },
+    "aider (whole process under sbx-run)": {
+        "jailed": [(AI, "aider: its sh -c subprocess ran in the jail"),
+                   (AI, "aider: a subprocess write outside the workspace fails and does not appear"),
+                   (AI, "aider: the host listener got no connection")],
+        "verdict": [],
+        "closed": [],
     },
     "sbx-sh (SHELL=, ForceCommand, make)": {
         "jailed": [(SH, "-c: a write outside the workspace is refused"),
@@ -73,10 +93,9 @@ CELLS = {
     },
 }
 NOTES = {
-    ("Gemini CLI", "closed"): " (hook failures only)",
-    ("opencode (plugin)", "jailed"): " (the rewrite checked, not run)",
+    ("aider (whole process under sbx-run)", "verdict"): " (no hook: nothing to surface)",
+    ("aider (whole process under sbx-run)", "closed"): " (no hook to fail)",
 }
-
 LINE = re.compile(r"^(ok|FAIL|skip)\s+(t_\w+): (.*?)(?: -- .*)?$")
 
 
@@ -114,7 +133,6 @@ def main():
     for h, cols in CELLS.items():
         row = [cell(cols[c]) + NOTES.get((h, c), "") for c in ("jailed", "verdict", "closed")]
         print(f"| {h} | " + " | ".join(row) + " |")
-    print("| aider | whole process under sbx-run (README); no test | none (no hook) | n/a |")
 
     print()
     print("| container setup | tier chosen | refused (min_tier above it, remedy given) |")

@@ -224,6 +224,18 @@ hook --harness gemini --profile strict <"$H/in"
 expect_jf "gemini: denied: decision deny" "$H/out" decision deny
 t_check "gemini: denied: the rule is the reason" "$(cat "$H/out")" grep -q "rm.protected" "$H/out"
 expect_jf "gemini: denied: no rewrite" "$H/out" hookSpecificOutput "<absent>"
+# A crashing or hanging sbx-run behind Gemini's rewrite: Gemini runs the merged
+# tool_input.command with bash -c; the call fails and nothing ran, jailed or not.
+gemini_in "touch $MARK" >"$H/in"
+for bad in crash hang; do
+	SBX_RUN=$T/$bad-sbx hook --harness gemini <"$H/in"
+	cmd=$(jf "$H/out" hookSpecificOutput.tool_input.command)
+	t_check "gemini: a $bad sbx-run: the rewrite names it" "$cmd" test "${cmd#\'$T/$bad-sbx\' }" != "$cmd"
+	(cd "$WS" && timeout 5 bash -c "$cmd" >/dev/null 2>&1) 2>/dev/null
+	rc=$?
+	t_check "gemini: a $bad sbx-run: the call fails (exit $rc) and nothing ran" "marker made, or exit 0" \
+		test ! -e "$MARK" -a "$rc" != 0
+done
 
 # ------------------------------------------------------------------ opencode plugin
 
@@ -256,6 +268,55 @@ EOF
 	(cd "$WS" && SBX_HOOK=$T/crash-sbx timeout 20 node "$H/drive.mjs" "$PLUGIN" "touch $MARK" >"$H/oc" 2>"$H/err")
 	expect_jf "opencode: a crashing sbx-hook: the plugin throws" "$H/oc" ok false
 	t_check "opencode: ... and nothing ran" "$MARK exists" test ! -e "$MARK"
+
+	# The rewrite executed: the plugin's hook, then the command as opencode's bash
+	# tool runs it (child_process.spawn(command, {shell, cwd}) in the project).
+	cat >"$H/run.mjs" <<'EOF'
+import { spawnSync } from "node:child_process";
+const { Sbx } = await import(process.argv[2]);
+const hooks = await Sbx({ directory: process.cwd(), worktree: process.cwd() });
+const input = { tool: "bash", sessionID: "ses_R", callID: "call_R" };
+const output = { args: { command: process.argv[3], description: "d" } };
+try {
+  await hooks["tool.execute.before"](input, output);
+} catch (e) {
+  console.log(JSON.stringify({ ok: false, error: e.message }));
+  process.exit(0);
+}
+const r = spawnSync(output.args.command, { shell: "/bin/bash", cwd: process.cwd(), encoding: "utf8",
+                        timeout: Number(process.env.OC_TIMEOUT_MS || 30000) }); // opencode's own limit, shortened for a hang
+console.log(JSON.stringify({ ok: true, status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr }));
+EOF
+	oc_run() { # CMD [VAR=VALUE...]: the plugin and opencode's bash tool, in $WS
+		local c=$1
+		shift
+		(cd "$WS" && env SBX_HOOK="$HOOK" "$@" timeout 40 node "$H/run.mjs" "$PLUGIN" "$c" >"$H/oc" 2>"$H/err")
+	}
+	rm -f "$WS/oc-ran"
+	oc_run "hostname; grep -E '^(NoNewPrivs|Seccomp|CapEff):' /proc/self/status; echo x >$OUTSIDE; echo out=\$? >oc-ran"
+	expect_jf "opencode run: the plugin let it through" "$H/oc" ok true
+	expect_jf "opencode run: exit 0" "$H/oc" status 0
+	jf "$H/oc" stdout >"$H/ocout"
+	t_check "opencode run: the command ran in the jail (hostname sbx)" "$(head -c 300 "$H/ocout") $(jf "$H/oc" stderr | head -c 300)" \
+		test "$(head -n 1 "$H/ocout")" = sbx
+	t_check "opencode run: /proc/self/status shows the jail (NoNewPrivs 1, Seccomp 2, CapEff 0)" "$(cat "$H/ocout")" \
+		test "$(grep -cxE 'NoNewPrivs:\s+1|Seccomp:\s+2|CapEff:\s+0+' "$H/ocout")" = 3
+	t_check "opencode run: a write outside the workspace is refused (host)" "$OUTSIDE exists" test ! -e "$OUTSIDE"
+	t_check "opencode run: ... and the command went on in the workspace" "$(cat "$WS/oc-ran" 2>&1)" grep -qx "out=1" "$WS/oc-ran"
+	oc_run "touch $MARK; rm -rf /" SBX_PROFILE=strict
+	expect_jf "opencode run: denied: the plugin throws" "$H/oc" ok false
+	t_check "opencode run: denied: the error carries the rule" "$(cat "$H/oc")" grep -q "rm.protected" <<<"$(jf "$H/oc" error)"
+	t_check "opencode run: denied: nothing ran (host)" "$MARK exists" test ! -e "$MARK"
+	for bad in crash hang; do
+		oc_run "touch $MARK" SBX_RUN="$T/$bad-sbx" OC_TIMEOUT_MS=5000
+		t_check "opencode run: a $bad sbx-run: the call fails and nothing ran" "$(cat "$H/oc")" \
+			test ! -e "$MARK" -a "$(jf "$H/oc" status)" != 0
+	done
+	t0=$(_now_us)
+	oc_run "touch $MARK" SBX_HOOK="$T/hang-sbx"
+	ms=$((($(_now_us) - t0) / 1000))
+	expect_jf "opencode run: a hanging sbx-hook: the plugin throws ($ms ms)" "$H/oc" ok false
+	t_check "opencode run: ... and nothing ran" "$MARK exists" test ! -e "$MARK"
 fi
 
 # ------------------------------------------------------------------ failing closed
@@ -300,6 +361,34 @@ if command -v strace >/dev/null; then
 		"$HOOK" --harness claude <"$H/in" >"$H/out" 2>"$H/err"
 	HRC=$?
 	t_check "a crashing policy check (claude): exit 2, no allow" "exit $HRC: $(cat "$H/out")" test "$HRC" = 2 -a ! -s "$H/out"
+	# Gemini CLI: exit 2 blocks the call (its documented deny), and no
+	# hookSpecificOutput.tool_input is written that could merge into the call.
+	gemini_in ls >"$H/gin"
+	timeout -k 2 30 strace -f -qq -o /dev/null -e trace=chdir -e inject=chdir:signal=SIGSEGV \
+		"$HOOK" --harness gemini <"$H/gin" >"$H/out" 2>"$H/err"
+	HRC=$?
+	t_check "gemini: a crashing policy check: exit 2, nothing on stdout" "exit $HRC: $(cat "$H/out") $(head -c 200 "$H/err")" \
+		test "$HRC" = 2 -a ! -s "$H/out"
+	t_check "gemini: ... the cause on stderr (Gemini shows it)" "$(cat "$H/err")" grep -q "crashed (signal 11)" "$H/err"
+	# Held 12 s, past Gemini's 10 s: the hook's own end is read from the trace
+	# (strace itself waits out the delay it injects).
+	timeout -k 2 30 strace -f -ttt -o "$H/trace" -e trace=execve,chdir -e inject=chdir:delay_enter=12000000 \
+		"$HOOK" --harness gemini <"$H/gin" >"$H/out" 2>"$H/err"
+	HRC=$?
+	ms=$("$PYTHON" -c '
+import sys
+first = end = pid = None
+for l in open(sys.argv[1]):
+    f = l.split()
+    if len(f) < 3:
+        continue
+    if pid is None:
+        pid, first = f[0], float(f[1])
+    elif f[0] == pid and "+++ exited" in l:
+        end = float(f[1])
+print(int((end - first) * 1000) if end else 99999)' "$H/trace")
+	t_check "gemini: a hanging policy check: exit 2 within Gemini's 10 s timeout ($ms ms), nothing on stdout" \
+		"exit $HRC after $ms ms: $(cat "$H/err")" test "$HRC" = 2 -a "$ms" -lt 9000 -a ! -s "$H/out"
 else
 	t_fail "a hanging or crashing policy check" "strace is not installed (apt-get install strace)"
 fi

@@ -14,6 +14,7 @@
 #include "../lib/audit.h"
 #include "../lib/error.h"
 #include "../lib/jail.h"
+#include "../lib/tier.h"
 
 /* Owned by the other modules; supervision only holds and compares the pointers. */
 struct client;
@@ -48,7 +49,7 @@ struct launch_report {
         char reason[1024];       /* a tier refusal's remedy makes it long */
         char workspace[4096];
         char tier[24];           /* the isolation tier chosen (decided reports), "" before */
-        char substitutions[512]; /* what it substituted, "" for nothing */
+        char substitutions[SBX_TIER_SUBS_TEXT_MAX]; /* what it substituted, "" for nothing */
         uint64_t argv_max;
         struct sbx_validation validation; /* the validators' verdict (decided reports) */
         int r;
@@ -87,7 +88,7 @@ struct sandbox {
         struct sbx_result result;
         struct sbx_error error;
         char reason[1024];
-        char tier[24], substitutions[512]; /* the launcher's, for the journal: "" none yet */
+        char tier[24], substitutions[SBX_TIER_SUBS_TEXT_MAX]; /* the launcher's, for the journal: "" none yet */
         struct sbx_validation validation; /* what the validators said, for the journal */
         struct sandbox *next, *prev;
 };

@@ -314,7 +314,7 @@ static int run_jail(struct sbx_options *o, struct sbx_decision *d)
         char id[SBX_AUDIT_ID_SIZE];
         struct sbx_audit a;
         static struct sbx_probe probe;
-        char subs[512];
+        char subs[SBX_TIER_SUBS_TEXT_MAX];
         int r;
 
         if (sbx_vars_init(&vars, ws, &diag) < 0) {

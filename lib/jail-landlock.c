@@ -317,7 +317,7 @@ void sbx_nons_child(const struct sbx_plan *p, const struct sbx_seccomp *filter, 
                 sbx_sync_send(sync_fd, &m);
         }
         if (sbx_landlock_apply_nons(p, n->tmpdir, &done.applied, &e) < 0 ||
-            sbx_seccomp_apply_nons(p->net == SBX_NET_NONE, &e) < 0 || sbx_seccomp_apply(filter, NULL, &e) < 0)
+            sbx_seccomp_apply_nons(p->net == SBX_NET_NONE, p->nons_no_fd_metadata, &e) < 0 || sbx_seccomp_apply(filter, NULL, &e) < 0)
                 fail(sync_fd, &e);
         done.applied |= SBX_APPLIED_SECCOMP | SBX_APPLIED_UNIX_PAIRS_ONLY;
         sbx_sync_send(sync_fd, &done);

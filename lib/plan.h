@@ -165,6 +165,9 @@ struct sbx_plan {
         /* The landlock isolation tier (lib/tier.h): no namespace, the command forked
          * as it is under Landlock and seccomp (lib/jail-landlock.c). */
         bool no_namespaces;
+        /* ... where the jail may read files the caller owns: no fd-based metadata call
+         * either (fchmod, fchown, futimens, fsetxattr; lib/tier.c's metadata=none). */
+        bool nons_no_fd_metadata;
         uint64_t caps;     /* capabilities the command keeps (bit N: capability N); 0: none */
         uint64_t sig_ignored; /* signals the caller ignores (bit N-1: signal N): the command
                                * starts with them ignored, as across execve; every other

@@ -3,6 +3,7 @@
 #include "seccomp.h"
 
 #include <errno.h>
+#include <linux/fs.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,6 +44,10 @@ int sbx_seccomp_apply(const struct sbx_seccomp *s, int *listener, struct sbx_err
 #define ARG_LOW(i) \
         ((uint32_t)(offsetof(struct seccomp_data, args) + (i) * sizeof(uint64_t) + \
                     (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? 0 : sizeof(uint32_t))))
+/* ... and its high 32 bits (a pointer's other half). */
+#define ARG_HIGH(i) \
+        ((uint32_t)(offsetof(struct seccomp_data, args) + (i) * sizeof(uint64_t) + \
+                    (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? sizeof(uint32_t) : 0)))
 #define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
 #define EPERM_RET (SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
 
@@ -114,7 +119,141 @@ void sbx_seccomp_done(struct sbx_seccomp *s)
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),                   \
         RET(EPERM_RET), RET(SECCOMP_RET_ALLOW)
 
-int sbx_seccomp_apply_nons(bool no_net, struct sbx_error *e)
+/* System calls newer than some kernel headers: since 4.20 one number on every
+ * architecture (asm-generic's), but for alpha's offset and mips' ABI base.  A kernel
+ * without them answers ENOSYS, which the filter's EPERM only replaces. */
+#if defined(__alpha__)
+#define NR_UNIFIED(n) ((n) + 110)
+#elif defined(__mips__)
+#define NR_UNIFIED(n) ((n) + __NR_Linux)
+#else
+#define NR_UNIFIED(n) (n)
+#endif
+#ifdef __NR_fchmodat2
+#define NR_FCHMODAT2 __NR_fchmodat2
+#else
+#define NR_FCHMODAT2 NR_UNIFIED(452)
+#endif
+#ifdef __NR_setxattrat
+#define NR_SETXATTRAT __NR_setxattrat
+#else
+#define NR_SETXATTRAT NR_UNIFIED(463)
+#endif
+#ifdef __NR_removexattrat
+#define NR_REMOVEXATTRAT __NR_removexattrat
+#else
+#define NR_REMOVEXATTRAT NR_UNIFIED(466)
+#endif
+#ifndef FS_IOC32_SETFLAGS
+#define FS_IOC32_SETFLAGS _IOW('f', 2, int)
+#endif
+#ifndef FS_IOC32_SETVERSION
+#define FS_IOC32_SETVERSION _IOW('v', 2, int)
+#endif
+
+/* utimensat (and its time64 twin) with a path: refused; with NULL, futimens(fd):
+ * the next instruction. */
+#define UTIMENSAT_PATH(nr)                                              \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 6),                \
+        LD_ARG(1),                                                      \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2),                   \
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_HIGH(1)),                \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),                   \
+        RET(EPERM_RET), RET(SECCOMP_RET_ALLOW)
+
+/* Landlock governs what a file holds and where it is, not its metadata: without a
+ * read-only mount, chmod, chown, utimes and the xattr calls succeed on any file the
+ * caller owns, anywhere (~/.ssh/authorized_keys 0666, a chgrp to another of its
+ * groups, mtimes that make's decisions read, user.* xattrs).  By path they are refused
+ * whole, in the workspace too (metadata=fd-only): seccomp cannot see where a path
+ * leads.  AT_EMPTY_PATH on an O_PATH fd (which any path gives, Landlock or not) is
+ * a path call, refused with them; the fd calls fchmod, fchown, futimens, fsetxattr
+ * and fremovexattr need a real fd, which the kernel never takes from O_PATH, and so
+ * one Landlock let the jail open: for writing (the workspace, the private TMPDIR)
+ * or for reading (root's system view). */
+static int apply_metadata(bool no_fd, struct sbx_error *e)
+{
+        struct sock_filter by_path[] = {
+                LD_NR,
+#ifdef __NR_chmod
+                DENY_NR(__NR_chmod, EPERM),
+#endif
+#ifdef __NR_chown
+                DENY_NR(__NR_chown, EPERM),
+#endif
+#ifdef __NR_lchown
+                DENY_NR(__NR_lchown, EPERM),
+#endif
+#ifdef __NR_chown32
+                DENY_NR(__NR_chown32, EPERM),
+#endif
+#ifdef __NR_lchown32
+                DENY_NR(__NR_lchown32, EPERM),
+#endif
+#ifdef __NR_utime
+                DENY_NR(__NR_utime, EPERM),
+#endif
+#ifdef __NR_utimes
+                DENY_NR(__NR_utimes, EPERM),
+#endif
+#ifdef __NR_futimesat
+                DENY_NR(__NR_futimesat, EPERM), /* (whole: NULL is an fd form no libc uses) */
+#endif
+                DENY_NR(__NR_fchmodat, EPERM),
+                DENY_NR(NR_FCHMODAT2, EPERM),
+                DENY_NR(__NR_fchownat, EPERM),
+                DENY_NR(__NR_setxattr, EPERM),
+                DENY_NR(__NR_lsetxattr, EPERM),
+                DENY_NR(__NR_removexattr, EPERM),
+                DENY_NR(__NR_lremovexattr, EPERM),
+                DENY_NR(NR_SETXATTRAT, EPERM),
+                DENY_NR(NR_REMOVEXATTRAT, EPERM),
+#ifdef __NR_utimensat_time64
+                UTIMENSAT_PATH(__NR_utimensat_time64),
+                LD_NR,
+#endif
+                UTIMENSAT_PATH(__NR_utimensat),
+                RET(SECCOMP_RET_ALLOW),
+        };
+        /* Where the jail may read a file the caller owns and may not write (a
+         * read-only bind, a read-only workspace; root and its system view), an fd
+         * for reading is enough for these: refused too (metadata=none), and the
+         * inode-flag ioctls (chattr's noatime, nodump, sync...) with them. */
+        struct sock_filter by_fd[] = {
+                LD_NR,
+                DENY_NR(__NR_fchmod, EPERM),
+                DENY_NR(__NR_fchown, EPERM),
+#ifdef __NR_fchown32
+                DENY_NR(__NR_fchown32, EPERM),
+#endif
+                DENY_NR(__NR_fsetxattr, EPERM),
+                DENY_NR(__NR_fremovexattr, EPERM),
+                DENY_NR(__NR_utimensat, EPERM),
+#ifdef __NR_utimensat_time64
+                DENY_NR(__NR_utimensat_time64, EPERM),
+#endif
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioctl, 0, 8),
+                LD_ARG(1),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_SETFLAGS, 5, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC32_SETFLAGS, 4, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_FSSETXATTR, 3, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_SETVERSION, 2, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC32_SETVERSION, 1, 0),
+                RET(SECCOMP_RET_ALLOW),
+                RET(EPERM_RET),
+                RET(SECCOMP_RET_ALLOW),
+        };
+        struct sock_fprog prog = { .len = ELEMENTSOF(by_path), .filter = by_path };
+
+        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "prctl", "", "cannot install the file-metadata filter");
+        prog = (struct sock_fprog){ .len = ELEMENTSOF(by_fd), .filter = by_fd };
+        if (no_fd && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "prctl", "", "cannot install the fd-metadata filter");
+        return 0;
+}
+
+int sbx_seccomp_apply_nons(bool no_net, bool no_fd_metadata, struct sbx_error *e)
 {
         /* The caller's other processes share this PID space (pid=shared), and
          * Landlock's scopes stop signals and ptrace only: no call that changes another
@@ -192,5 +331,5 @@ int sbx_seccomp_apply_nons(bool no_net, struct sbx_error *e)
         prog = (struct sock_fprog){ .len = ELEMENTSOF(net), .filter = net };
         if (no_net && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
                 return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "prctl", "", "cannot install the network filter");
-        return 0;
+        return apply_metadata(no_fd_metadata, e);
 }

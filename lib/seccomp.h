@@ -52,8 +52,10 @@ int sbx_seccomp_apply_ids(uint32_t uid, uint32_t gid, struct sbx_error *e);
 /* Child, the landlock tier (no namespace): a further hand-written filter refusing
  * SysV IPC and POSIX message queues (EPERM), and with @no_net every socket but TCP
  * streams for inet (EPERM), netlink and packet sockets (EAFNOSUPPORT), listen() and
- * MSG_FASTOPEN sends (EPERM): Landlock refuses TCP bind and connect. */
-int sbx_seccomp_apply_nons(bool no_net, struct sbx_error *e);
+ * MSG_FASTOPEN sends (EPERM): Landlock refuses TCP bind and connect.  File metadata,
+ * which Landlock does not govern: chmod, chown, utimes and the xattr calls by path
+ * (EPERM), and with @no_fd_metadata their fd forms and the inode-flag ioctls too. */
+int sbx_seccomp_apply_nons(bool no_net, bool no_fd_metadata, struct sbx_error *e);
 
 /* The default filter and its common variants, compiled by sbx_seccomp_prepare() at
  * build time (tools/gen-seccomp.c) and embedded: launching costs no compilation. */

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <sys/resource.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -126,6 +129,47 @@ static const char *unmountable(const struct sbx_plan *p)
         return NULL;
 }
 
+/* @path leads to a file of @uid's, but not one of /proc's (/etc/mtab), whose
+ * metadata procfs keeps to itself. */
+static bool owned_by(const char *path, uid_t uid)
+{
+        struct statfs sf;
+        struct stat st;
+
+        return path && stat(path, &st) == 0 && st.st_uid == uid && !(statfs(path, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC);
+}
+
+/* The landlock tier's Landlock rules let the jail read, and so open, a file the
+ * caller owns that it may not write: through that fd fchmod, fchown, futimens and
+ * fsetxattr would change it as no read-only mount stops them here.  Any read-only
+ * bind but the system view's (the caller's --ro, a read-only workspace, a profile's),
+ * a system bind or an allowlisted program the caller owns (root owns the system
+ * view).  Files it owns deeper in the system view are not looked for. */
+static bool reads_callers_files(const struct sbx_plan *p)
+{
+        struct stat st;
+
+        if (p->workspace_mode == SBX_WS_RO)
+                return true;
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const struct sbx_mount *m = &p->mounts[i];
+
+                if (m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_COPY)
+                        continue;
+                /* (not there: no rule; in a read-write workspace: written anyway) */
+                if (m->optional && (!m->source || stat(m->source, &st) < 0))
+                        continue;
+                if (p->workspace_mode == SBX_WS_RW && p->workspace && beneath(m->dest, p->workspace))
+                        continue;
+                if (!m->system || owned_by(m->source, p->uid))
+                        return true;
+        }
+        for (size_t i = 0; i < p->exec_allow.n; i++)
+                if (owned_by(p->exec_allow.v[i], p->uid))
+                        return true;
+        return false;
+}
+
 void sbx_tier_fallback(const struct sbx_probe *pr, const struct sbx_plan *p, enum sbx_tier floor, struct sbx_tier_choice *c)
 {
         const char *why = NULL;
@@ -163,6 +207,11 @@ void sbx_tier_fallback(const struct sbx_probe *pr, const struct sbx_plan *p, enu
         add_sub(c, "uts", "shared", "no UTS namespace");
         add_sub(c, "unix", "pairs-only", "no connect broker: socketpair only");
         add_sub(c, "tmp", "private", "TMPDIR (and HOME=/tmp) private, removed after; /tmp read-only");
+        /* (seccomp-apply.c, apply_metadata) */
+        if (reads_callers_files(p))
+                add_sub(c, "metadata", "none", "Landlock does not govern chmod, chown, utimes or xattrs; the jail reads files the caller owns");
+        else
+                add_sub(c, "metadata", "fd-only", "Landlock does not govern chmod, chown, utimes or xattrs");
         if (p->uid == 0)
                 add_sub(c, "identity", "uid0-no-caps", "no user namespace to map root");
         (void)pr;
@@ -211,6 +260,11 @@ void sbx_tier_apply(struct sbx_plan *p, const struct sbx_tier_choice *c)
         if (c->tier == SBX_TIER_LANDLOCK) {
                 p->no_namespaces = true;
                 p->unix_broker = false;
+                /* (fd-based metadata calls only where the choice says fd-only) */
+                p->nons_no_fd_metadata = true;
+                for (size_t i = 0; i < c->n_subs; i++)
+                        if (strcmp(c->subs[i].feature, "metadata") == 0 && strcmp(c->subs[i].with, "fd-only") == 0)
+                                p->nons_no_fd_metadata = false;
                 return;
         }
         for (size_t i = 0; i < c->n_subs; i++)

@@ -29,8 +29,15 @@
  *                     socket outside its domain; Landlock's ptrace restriction closes
  *                     the other processes' memory, environ and fds), no TCP (Landlock
  *                     ABI 4) and no other network socket, no unix socket but pairs,
- *                     no SysV or POSIX message-queue IPC (seccomp), every descendant
- *                     killed at the end (the launcher is their subreaper).  Only with
+ *                     no SysV or POSIX message-queue IPC (seccomp), no change of a
+ *                     file's metadata by path (chmod, chown, utimes, xattrs: Landlock
+ *                     does not govern them; seccomp refuses them, so `chmod +x FILE`,
+ *                     `install -m`, os.chmod and GNU ld's execute bits fail with EPERM
+ *                     even in the workspace; the fd-based fchmod, fchown, futimens,
+ *                     fsetxattr (touch, cp -p, tar, git) work, and are refused
+ *                     too where the jail may read files of the caller's it may not
+ *                     write: metadata=none), every descendant killed at the end (the
+ *                     launcher is their subreaper).  Only with
  *                     Landlock ABI 6 or later, only for network: none, and only when
  *                     the floor names it: never chosen by default.  What it does not
  *                     give: a private /proc (the container's processes and command
@@ -59,7 +66,7 @@ enum sbx_tier {
         SBX_TIER_COUNT,
 };
 
-#define SBX_MAX_SUBSTITUTIONS 10
+#define SBX_MAX_SUBSTITUTIONS 12
 
 struct sbx_substitution {
         const char *feature; /* "proc", "identity" */

@@ -234,7 +234,14 @@ fi
 # container runs listeners of its own (TCP, UDP, an abstract unix socket, as the same
 # user as the jail) and a secret in a $HOME outside the workspace; each check is one
 # sbx-run, judged from the container's side and the host's.
-mkdir -p "$T/llhome" && echo secret-of-home >"$T/llhome/secret" && chown -R "$NOBODY" "$T/llhome"
+mkdir -p "$T/llhome" && echo secret-of-home >"$T/llhome/secret" && echo meta >"$T/llhome/meta" && chmod 0600 "$T/llhome/meta" &&
+	"$PYTHON" -c 'import os, sys; os.setxattr(sys.argv[1], "user.keep", b"k")' "$T/llhome/meta" && chown -R "$NOBODY" "$T/llhome"
+echo meta >"$WS/ll-meta" && chmod 0644 "$WS/ll-meta" && chown "$NOBODY" "$WS/ll-meta"
+# (what a change of metadata would show: mode, owner, group, mtime, ctime, xattrs)
+llmeta() {
+	"$PYTHON" -c 'import os, sys; p = sys.argv[1]; s = os.lstat(p); print(oct(s.st_mode), s.st_uid, s.st_gid, s.st_mtime_ns, s.st_ctime_ns, sorted(os.listxattr(p)))' "$1"
+}
+llmeta_before=$(llmeta "$T/llhome/meta")
 chmod 1777 "$ROOTFS/tmp"
 cat >"$T/inner-ll.sh" <<'EOF2'
 #!/bin/sh
@@ -303,6 +310,8 @@ for name, args in (("shmget", (0, 4096, 0o1600)), ("msgget", (0, 0o1600)), ("sem
     r = getattr(c, name)(*args)
     print("%s=%s" % (name, "made" if r >= 0 else ctypes.get_errno()))
 ' >/out/sysvipc 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe metadata "$HOME/meta" >/out/meta 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe metadata-fd /ws/ll-meta 755 >/out/meta-ws 2>&1
 /sbx/sbx-run --profile $P -- /bin/sh -c 'sleep 1000 & echo $! >/ws/ll-sleep.pid' >/out/leftover 2>&1
 /sbx/sbx-run --profile $P -- /ws/probe daemonize /ws/ll-daemon.pid >/out/daemon 2>&1
 /sbx/sbx-run --profile $P --timeout 1 -- /bin/sh -c 'sleep 1000 & echo $! >/ws/ll-timeout.pid; sleep 1000' >/out/timeout 2>&1
@@ -332,7 +341,7 @@ if [[ $(cat "$d/podman.rc") == 0 ]]; then
 	t_check "user-moby-ll: --json says tier landlock" "tier=$got" test "$got" = landlock
 	got=$("$PYTHON" -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(",".join(s["feature"]+"="+s["with"] for s in o["substitutions"]))' "$d/status.err")
 	t_check "user-moby-ll: --json names every substitution" "got '$got'" \
-		test "$got" = "pid=shared,mount=landlock,net=landlock,proc=host,ipc=none,uts=shared,unix=pairs-only,tmp=private"
+		test "$got" = "pid=shared,mount=landlock,net=landlock,proc=host,ipc=none,uts=shared,unix=pairs-only,tmp=private,metadata=fd-only"
 	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit.jsonl" | tail -n 1)
 	t_check "user-moby-ll: the audit record names the tier and its substitutions" "record: $rec" \
 		bash -c 'grep -q "\"SBX_TIER\":\"landlock\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"pid=shared (P1 [^)]*); mount=landlock" <<<"$1" && grep -q "unix=pairs-only" <<<"$1"' sh "$rec"
@@ -385,6 +394,27 @@ if [[ $(cat "$d/podman.rc") == 0 ]]; then
 	expect_kv_not "user-moby-ll: pathname unix connect outside the workspace fails" result 0
 	t_check "user-moby-ll: the listeners got nothing (TCP, UDP, abstract, pathname)" "$(cat "$d/listener.log")" test ! -s "$d/listener.log"
 	t_check "user-moby-ll: the listener ran" "" test -s "$d/listener.pid"
+	# File metadata (Landlock does not govern it): by path refused, through an O_PATH
+	# fd refused by the kernel, through a real fd of a workspace file allowed.
+	OUT=$d/meta
+	for k in chmod chown lchown utime utimes fchmodat fchmodat2 fchownat futimesat utimensat utimensat_now setxattr lsetxattr \
+		removexattr lremovexattr opath.fchmodat2_empty opath.fchownat_empty opath.utimensat_empty opath.proc_chmod; do
+		expect_kv "user-moby-ll: $k of \$HOME/meta: EPERM" "$k" EPERM
+	done
+	for k in setxattrat removexattrat opath.setxattrat_empty opath.removexattrat_empty; do
+		expect_kv_in "user-moby-ll: $k of \$HOME/meta refused" "$k" EPERM ENOSYS
+	done
+	for k in opath.fchmod opath.fchown opath.fsetxattr opath.fremovexattr opath.futimens; do
+		expect_kv "user-moby-ll: $k on an O_PATH fd of \$HOME/meta: EBADF" "$k" EBADF
+	done
+	expect_kv "user-moby-ll: io_uring_setup refused" io_uring_setup EPERM
+	t_check "user-moby-ll: (host side) \$HOME/meta's mode, owner, times, xattrs unchanged" \
+		"before: $llmeta_before; after: $(llmeta "$T/llhome/meta")" test "$llmeta_before" = "$(llmeta "$T/llhome/meta")"
+	OUT=$d/meta-ws
+	for k in fchmod fchown futimens fsetxattr fremovexattr; do
+		expect_kv "user-moby-ll: $k through a workspace file's fd works" "$k" ok
+	done
+	t_check "... (host side) its mode is 0755" "$(llmeta "$WS/ll-meta")" grep -q "^0o100755 " <<<"$(llmeta "$WS/ll-meta")"
 	for k in shmget msgget semget; do
 		t_check "user-moby-ll: SysV IPC $k refused (EPERM)" "$(tr '\n' ' ' <"$d/sysvipc")" grep -qx "$k=1" "$d/sysvipc"
 	done
@@ -607,6 +637,7 @@ if [[ $(cat "$d/podman.rc") == 0 && -e $d/sd-llfull.rc ]]; then
 	t_check "... its ALLOWED record names tier landlock and the substitutions" "record: $rec" \
 		bash -c 'grep -q "\"SBX_TIER\":\"landlock\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"pid=shared" <<<"$1" &&
 			grep -q "limits=rlimit (P9 " <<<"$1"' sh "$rec"
+	t_check "... and metadata=fd-only (the caller owns nothing it may only read)" "record: $rec" grep -q "metadata=fd-only (Landlock does not govern chmod" <<<"$rec"
 	if [[ $(cat "$d/sd-ll.rc") == 0 ]]; then
 		OUT=$d/sd-ll
 		expect_kv "... it ran as the caller" uid "$NOBODY"

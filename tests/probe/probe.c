@@ -52,6 +52,7 @@
 #include <sys/un.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -79,6 +80,12 @@
 #endif
 #ifndef SYS_fchmodat2
 #define SYS_fchmodat2 452
+#endif
+#ifndef SYS_setxattrat
+#define SYS_setxattrat 463
+#endif
+#ifndef SYS_removexattrat
+#define SYS_removexattrat 466
 #endif
 
 #ifndef AF_VSOCK
@@ -1658,6 +1665,141 @@ static int cmd_no_landlock(char **argv)
 	return 127;
 }
 
+/* ---------------------------------------------------------------- file metadata */
+
+/* struct xattr_args (linux/xattr.h, 6.13) */
+struct probe_xattr_args {
+	uint64_t value;
+	uint32_t size;
+	uint32_t flags;
+};
+
+/* metadata FILE [GID]: every system call that changes FILE's metadata by its path
+ * (mode 0777, group GID (default: the own), times 1970, xattr user.sbx set and
+ * user.keep removed), then through an O_PATH fd of it (the fd-based calls, which
+ * the kernel refuses on O_PATH, and the path-based ones with AT_EMPTY_PATH), one
+ * key each: "ok" or the errno name.  Also: opening FILE for reading, io_uring. */
+static int cmd_metadata(char **argv)
+{
+	const char *f = argv[0];
+	long gid = argv[1] ? parse_long(argv[1], "gid") : (long)getgid();
+	struct timespec ts[2] = { { 1, 0 }, { 1, 0 } };
+	struct timeval tv[2] = { { 1, 0 }, { 1, 0 } };
+	long ub[2] = { 1, 1 }; /* struct utimbuf */
+	struct probe_xattr_args xa = { .value = (uintptr_t)"x", .size = 1 };
+	unsigned char uring[120] = { 0 };
+	char proc[64];
+	int o, fd;
+
+#ifdef SYS_chmod
+	kv_result("chmod", TRY(syscall(SYS_chmod, f, 0777)));
+	kv_result("chown", TRY(syscall(SYS_chown, f, -1, gid)));
+	kv_result("lchown", TRY(syscall(SYS_lchown, f, -1, gid)));
+	kv_result("utime", TRY(syscall(SYS_utime, f, ub)));
+	kv_result("utimes", TRY(syscall(SYS_utimes, f, tv)));
+#endif
+	kv_result("fchmodat", TRY(syscall(SYS_fchmodat, AT_FDCWD, f, 0777)));
+	kv_result("fchmodat2", TRY(syscall(SYS_fchmodat2, AT_FDCWD, f, 0777, 0)));
+	kv_result("fchownat", TRY(syscall(SYS_fchownat, AT_FDCWD, f, -1, gid, 0)));
+	kv_result("futimesat", TRY(syscall(SYS_futimesat, AT_FDCWD, f, tv)));
+	kv_result("utimensat", TRY(syscall(SYS_utimensat, AT_FDCWD, f, ts, 0)));
+	kv_result("utimensat_now", TRY(syscall(SYS_utimensat, AT_FDCWD, f, NULL, 0)));
+	kv_result("setxattr", TRY(syscall(SYS_setxattr, f, "user.sbx", "x", 1, 0)));
+	kv_result("lsetxattr", TRY(syscall(SYS_lsetxattr, f, "user.sbx", "x", 1, 0)));
+	kv_result("removexattr", TRY(syscall(SYS_removexattr, f, "user.keep")));
+	kv_result("lremovexattr", TRY(syscall(SYS_lremovexattr, f, "user.keep")));
+	kv_result("setxattrat", TRY(syscall(SYS_setxattrat, AT_FDCWD, f, 0, "user.sbx", &xa, sizeof(xa))));
+	kv_result("removexattrat", TRY(syscall(SYS_removexattrat, AT_FDCWD, f, 0, "user.keep")));
+
+	o = open(f, O_PATH | O_CLOEXEC);
+	kv_result("opath", o < 0 ? errno : 0);
+	kv_result("opath.fchmod", TRY(syscall(SYS_fchmod, o, 0777)));
+	kv_result("opath.fchown", TRY(syscall(SYS_fchown, o, -1, gid)));
+	kv_result("opath.fsetxattr", TRY(syscall(SYS_fsetxattr, o, "user.sbx", "x", 1, 0)));
+	kv_result("opath.fremovexattr", TRY(syscall(SYS_fremovexattr, o, "user.keep")));
+	kv_result("opath.futimens", TRY(syscall(SYS_utimensat, o, NULL, ts, 0)));
+	kv_result("opath.fchmodat2_empty", TRY(syscall(SYS_fchmodat2, o, "", 0777, AT_EMPTY_PATH)));
+	kv_result("opath.fchownat_empty", TRY(syscall(SYS_fchownat, o, "", -1, gid, AT_EMPTY_PATH)));
+	kv_result("opath.utimensat_empty", TRY(syscall(SYS_utimensat, o, "", ts, AT_EMPTY_PATH)));
+	kv_result("opath.setxattrat_empty",
+		  TRY(syscall(SYS_setxattrat, o, "", AT_EMPTY_PATH, "user.sbx", &xa, sizeof(xa))));
+	kv_result("opath.removexattrat_empty", TRY(syscall(SYS_removexattrat, o, "", AT_EMPTY_PATH, "user.keep")));
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o);
+	kv_result("opath.proc_chmod", TRY(syscall(SYS_fchmodat, AT_FDCWD, proc, 0777)));
+	fd = open(proc, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	kv_result("opath.reopen", fd < 0 ? errno : 0);
+	if (fd >= 0)
+		close(fd);
+	fd = open(f, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	kv_result("read_open", fd < 0 ? errno : 0);
+	if (fd >= 0)
+		close(fd);
+	kv_result("io_uring_setup", TRY(syscall(SYS_io_uring_setup, 1, uring)));
+	kv("result", "ok");
+	return 0;
+}
+
+/* metadata-fd FILE MODE [ro]: opens FILE (for reading and writing; "ro": reading
+ * only) and changes its metadata through that fd: fchmod MODE (octal), fchown to its
+ * own group, futimens to 1970, fsetxattr user.sbx then fremovexattr of it; one key
+ * each, "ok" or the errno name. */
+static int cmd_metadata_fd(char **argv)
+{
+	struct timespec ts[2] = { { 1, 0 }, { 1, 0 } };
+	bool ro = argv[2] && strcmp(argv[2], "ro") == 0;
+	long mode = strtol(argv[1], NULL, 8);
+	int fd = open(argv[0], (ro ? O_RDONLY : O_RDWR) | O_CLOEXEC | O_NONBLOCK);
+
+	kv_result("open", fd < 0 ? errno : 0);
+	if (fd < 0) {
+		kv_result("result", errno);
+		return 0;
+	}
+	kv_result("fchmod", TRY(syscall(SYS_fchmod, fd, mode)));
+	kv_result("fchown", TRY(syscall(SYS_fchown, fd, -1, getgid())));
+	kv_result("futimens", TRY(syscall(SYS_utimensat, fd, NULL, ts, 0)));
+	kv_result("fsetxattr", TRY(syscall(SYS_fsetxattr, fd, "user.sbx", "x", 1, 0)));
+	kv_result("fremovexattr", TRY(syscall(SYS_fremovexattr, fd, "user.sbx")));
+	close(fd);
+	kv("result", "ok");
+	return 0;
+}
+
+/* no-namespaces CMD ARGS...: runs CMD where no namespace can be made, as in a
+ * container whose seccomp profile is Docker's default (no CAP_SYS_ADMIN): unshare,
+ * setns, clone with a CLONE_NEW* flag and the mount API refused (EPERM), clone3
+ * "not implemented".  Sets no_new_privs (so any user may). */
+static int cmd_no_namespaces(char **argv)
+{
+#define NS_DENY(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM)
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		NS_DENY(SYS_unshare), NS_DENY(SYS_setns), NS_DENY(SYS_mount), NS_DENY(SYS_umount2),
+		NS_DENY(SYS_pivot_root), NS_DENY(SYS_open_tree), NS_DENY(SYS_move_mount), NS_DENY(SYS_fsopen),
+		NS_DENY(SYS_fsmount), NS_DENY(SYS_fspick), NS_DENY(SYS_mount_setattr),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
+			 CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET |
+				 CLONE_NEWCGROUP | CLONE_NEWTIME,
+			 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+#undef NS_DENY
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0) {
+		fprintf(stderr, "probe: no-namespaces: cannot install the filter: %s\n", strerror(errno));
+		return 125;
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "probe: no-namespaces: cannot run '%s': %s\n", argv[0], strerror(errno));
+	return 127;
+}
+
 /* ---------------------------------------------------------------- processes, limits */
 
 /* Signals a well-behaved process would die of; the nasty children below
@@ -1867,6 +2009,9 @@ static const struct command commands[] = {
 	{ "stack-exec", 0, 0, cmd_stack_exec, "" },
 	{ "no-mdwe", 1, 64, cmd_no_mdwe, "CMD [ARGS...]" },
 	{ "no-landlock", 1, 64, cmd_no_landlock, "CMD [ARGS...]" },
+	{ "no-namespaces", 1, 64, cmd_no_namespaces, "CMD [ARGS...]" },
+	{ "metadata", 1, 2, cmd_metadata, "FILE [GID]" },
+	{ "metadata-fd", 2, 3, cmd_metadata_fd, "FILE MODE [ro]" },
 };
 
 static int usage(void)

@@ -12,7 +12,13 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -28,6 +34,7 @@
 #include <sys/shm.h>
 #include <sys/socket.h>
 
+#include "../../lib/cleanup.h"
 #include "../../lib/seccomp.h"
 #include "docker-seccomp.h"
 #include "unit.h"
@@ -513,7 +520,7 @@ static void check_nons_other_processes(void)
 
                 CPU_ZERO(&one);
                 CPU_SET(0, &one);
-                if (sbx_seccomp_apply_nons(true, &e) < 0)
+                if (sbx_seccomp_apply_nons(true, false, &e) < 0)
                         _exit(2);
                 /* '1' when the call on the other process was refused */
                 verdicts[0] = prlimit(parent, RLIMIT_CPU, &lower, NULL) < 0 ? '1' : '0';
@@ -555,6 +562,158 @@ static void check_nons_other_processes(void)
         CHECK(G, "nons: (host side) scheduling policy unchanged", sched_getscheduler(0) == SCHED_OTHER);
 }
 
+/* File metadata under the landlock tier's filter alone (the main filter, installed
+ * after it, answers ENOSYS first for calls this libseccomp does not know): each call
+ * that changes a file's metadata by its path, by the number libseccomp gives its name
+ * (or, where this libseccomp does not know it, the asm-generic one this kernel may
+ * have), on a file of this process's, refused with EPERM; through a real fd allowed
+ * (fd-only) or refused too (@no_fd).  The host side: the file unchanged. */
+struct meta_call {
+        const char *name;
+        int fallback; /* asm-generic number, for a name this libseccomp lacks */
+        int kind;     /* 0 (path), 1 (dirfd, path), 2 (O_PATH fd, "", AT_EMPTY_PATH) */
+};
+
+static long meta_try(const struct meta_call *c, const char *path, int opath)
+{
+        static const char value[] = "x";
+        struct timespec ts[2] = { { 1, 0 }, { 1, 0 } };
+        struct timeval tv[2] = { { 1, 0 }, { 1, 0 } };
+        long ub[2] = { 1, 1 };
+        uint64_t xa[2] = { (uintptr_t)value, 1 }; /* struct xattr_args */
+        const char *n = c->name;
+        int nr = seccomp_syscall_resolve_name(n);
+        int fd = c->kind == 2 ? opath : AT_FDCWD;
+        const char *p = c->kind == 2 ? "" : path;
+        int flags = c->kind == 2 ? AT_EMPTY_PATH : 0;
+
+        if (nr == __NR_SCMP_ERROR)
+                nr = c->fallback;
+        if (nr < 0)
+                return -2; /* not on this architecture */
+        if (!strcmp(n, "chmod"))
+                return syscall(nr, p, 0777);
+        if (!strcmp(n, "chown") || !strcmp(n, "lchown"))
+                return syscall(nr, p, -1, getgid());
+        if (!strcmp(n, "utime"))
+                return syscall(nr, p, ub);
+        if (!strcmp(n, "utimes"))
+                return syscall(nr, p, tv);
+        if (!strcmp(n, "futimesat"))
+                return syscall(nr, fd, p, tv);
+        if (!strcmp(n, "fchmodat") || !strcmp(n, "fchmodat2"))
+                return syscall(nr, fd, p, 0777, flags);
+        if (!strcmp(n, "fchownat"))
+                return syscall(nr, fd, p, -1, getgid(), flags);
+        if (!strcmp(n, "utimensat"))
+                return syscall(nr, fd, p, ts, flags);
+        if (!strcmp(n, "setxattr") || !strcmp(n, "lsetxattr"))
+                return syscall(nr, p, "user.sbx", "x", 1, 0);
+        if (!strcmp(n, "removexattr") || !strcmp(n, "lremovexattr"))
+                return syscall(nr, p, "user.keep");
+        if (!strcmp(n, "setxattrat"))
+                return syscall(nr, fd, p, flags, "user.sbx", xa, sizeof(xa));
+        if (!strcmp(n, "removexattrat"))
+                return syscall(nr, fd, p, flags, "user.keep");
+        return -3;
+}
+
+static const struct meta_call meta_calls[] = {
+        { "chmod", -1, 0 },     { "chown", -1, 0 },       { "lchown", -1, 0 },         { "utime", -1, 0 },
+        { "utimes", -1, 0 },    { "futimesat", -1, 1 },   { "fchmodat", -1, 1 },       { "fchmodat2", 452, 1 },
+        { "fchownat", -1, 1 },  { "utimensat", -1, 1 },   { "setxattr", -1, 0 },       { "lsetxattr", -1, 0 },
+        { "removexattr", -1, 0 }, { "lremovexattr", -1, 0 }, { "setxattrat", 463, 1 },  { "removexattrat", 466, 1 },
+        { "fchmodat2", 452, 2 }, { "fchownat", -1, 2 },    { "utimensat", -1, 2 },      { "setxattrat", 463, 2 },
+        { "removexattrat", 466, 2 },
+};
+#define N_META ELEMENTSOF(meta_calls)
+#define N_FD 5
+
+static void meta_stat(const char *path, char *buf, size_t size)
+{
+        struct stat st;
+        char x[256] = "";
+        ssize_t n = listxattr(path, x, sizeof(x));
+
+        if (stat(path, &st) < 0)
+                snprintf(buf, size, "gone");
+        else
+                snprintf(buf, size, "%o %u %u %zd|%lld.%ld %lld.%ld", st.st_mode, st.st_uid, st.st_gid, n, (long long)st.st_mtim.tv_sec,
+                         st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+}
+
+static void check_nons_metadata(bool no_fd)
+{
+        char dir[] = "/tmp/sbx-test-meta-XXXXXX", path[64], before[128], after[128];
+        char verdicts[N_META + N_FD + 1] = { 0 };
+        int pipefd[2], status = 0, fd;
+        pid_t child;
+
+        if (!mkdtemp(dir) || snprintf(path, sizeof(path), "%s/f", dir) < 0 || (fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) < 0 ||
+            pipe(pipefd) < 0)
+                return (void)CHECK(G, "nons metadata: setup", false);
+        close(fd);
+        if (setxattr(path, "user.keep", "k", 1, 0) < 0)
+                return (void)CHECK(G, "nons metadata: user xattrs on /tmp (setup)", false);
+        meta_stat(path, before, sizeof(before));
+        child = fork();
+        if (child == 0) {
+                struct sbx_error e = { 0 };
+                struct timespec ts[2] = { { 1, 0 }, { 1, 0 } };
+                int opath = open(path, O_PATH | O_CLOEXEC), rw = open(path, O_RDWR | O_CLOEXEC);
+                size_t i = 0;
+
+                if (opath < 0 || rw < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || sbx_seccomp_apply_nons(true, no_fd, &e) < 0)
+                        _exit(2);
+                /* 'E': EPERM; '-': not on this architecture or kernel; else '0' */
+                for (; i < N_META; i++) {
+                        long r = meta_try(&meta_calls[i], path, opath);
+
+                        verdicts[i] = r == -2 || (r < 0 && errno == ENOSYS) ? '-' : r < 0 && errno == EPERM ? 'E' : '0';
+                }
+                /* through a real fd (mode unchanged: the file must stay the same) */
+                verdicts[i++] = fchmod(rw, 0600) == 0 ? '1' : errno == EPERM ? 'E' : '0';
+                verdicts[i++] = fchown(rw, (uid_t)-1, getgid()) == 0 ? '1' : errno == EPERM ? 'E' : '0';
+                verdicts[i++] = syscall(SYS_utimensat, rw, NULL, ts, 0) == 0 ? '1' : errno == EPERM ? 'E' : '0';
+                verdicts[i++] = fsetxattr(rw, "user.sbx", "x", 1, 0) == 0 ? '1' : errno == EPERM ? 'E' : '0';
+                verdicts[i++] = fremovexattr(rw, "user.sbx") == 0 ? '1' : errno == EPERM ? 'E' : '0';
+                if (write(pipefd[1], verdicts, i) != (ssize_t)i)
+                        _exit(3);
+                _exit(0);
+        }
+        close(pipefd[1]);
+        if (child < 0 || read(pipefd[0], verdicts, N_META + N_FD) != (ssize_t)(N_META + N_FD))
+                verdicts[0] = '\0';
+        close(pipefd[0]);
+        if (child > 0)
+                waitpid(child, &status, 0);
+        CHECK(G, "nons metadata: the child ran its attempts", strlen(verdicts) == N_META + N_FD);
+        for (size_t i = 0; i < N_META && verdicts[0]; i++) {
+                char name[96];
+
+                snprintf(name, sizeof(name), "nons metadata: %s%s refused (EPERM)%s", meta_calls[i].name,
+                         meta_calls[i].kind == 2 ? "(O_PATH fd, \"\", AT_EMPTY_PATH)" : " by path", no_fd ? ", no_fd" : "");
+                CHECK(G, name, verdicts[i] == 'E' || verdicts[i] == '-');
+        }
+        CHECK(G, "nons metadata: this kernel has fchmodat2 and it was tried", verdicts[7] == 'E');
+        for (size_t i = N_META; i < N_META + N_FD && verdicts[0]; i++) {
+                static const char *const fds[N_FD] = { "fchmod", "fchown", "futimens", "fsetxattr", "fremovexattr" };
+                char name[96];
+
+                snprintf(name, sizeof(name), "nons metadata: %s on a real fd %s", fds[i - N_META], no_fd ? "refused (no_fd)" : "works");
+                CHECK(G, name, verdicts[i] == (no_fd ? 'E' : '1'));
+        }
+        meta_stat(path, after, sizeof(after));
+        if (!no_fd) {
+                /* (futimens changed the times: only mode, owner, group and xattrs compare) */
+                *strchr(before, '|') = *strchr(after, '|') = '\0';
+        }
+        CHECK(G, no_fd ? "nons metadata: (host side) the file unchanged" : "nons metadata: (host side) mode, owner, group unchanged",
+              strcmp(before, after) == 0);
+        unlink(path);
+        rmdir(dir);
+}
+
 int main(void)
 {
         const struct sbx_seccomp *builtin = sbx_seccomp_builtin(0);
@@ -568,5 +727,7 @@ int main(void)
         check_profile_changes();
         check_wx();
         check_nons_other_processes();
+        check_nons_metadata(false);
+        check_nons_metadata(true);
         return unit_failed ? 1 : 0;
 }

@@ -238,13 +238,37 @@ static void test_landlock(void)
                                                          has_sub(&c, "unix", "pairs-only") && has_sub(&c, "tmp", "private"));
         sbx_tier_substitutions_text(&c, buf, sizeof(buf));
         CHECK(G, "... in SBX_SUBSTITUTIONS's text", strstr(buf, "pid=shared (P1 clone3 CLONE_NEWUSER: Operation not permitted)") != NULL);
+        CHECK(G, "... metadata=fd-only (a caller who owns nothing it may only read)", has_sub(&c, "metadata", "fd-only"));
         sbx_tier_apply(&p, &c);
         CHECK(G, "... the plan: no namespaces, no connect broker", p.no_namespaces && !p.unix_broker);
+        CHECK(G, "... fd-based metadata calls allowed", !p.nons_no_fd_metadata);
         CHECK(G, "landlock is below container-userns and above refuse",
               SBX_TIER_REFUSE < SBX_TIER_LANDLOCK && SBX_TIER_LANDLOCK < SBX_TIER_CONTAINER_USERNS);
         e = (struct sbx_error){ 0 };
         CHECK(G, "tier landlock below a floor container-userns: refused",
               sbx_tier_check(&pr, &c, floor_of(SBX_TIER_CONTAINER_USERNS), &e) == -EPERM && strstr(e.hint, "CLONE_NEWUSER"));
+
+        /* Files of the caller's the jail may read but not write: no fd-based metadata
+         * call either (metadata=none). */
+        p = (struct sbx_plan){ .uid = 1000, .net = SBX_NET_NONE, .mounts = mounts, .n_mounts = 2, .workspace_mode = SBX_WS_RO };
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        sbx_tier_apply(&p, &c);
+        CHECK(G, "landlock, read-only workspace: metadata=none", has_sub(&c, "metadata", "none") && p.nons_no_fd_metadata);
+        mounts[2] = (struct sbx_mount){ .kind = SBX_MOUNT_RO, .source = "/home/u/.ssh", .dest = "/home/u/.ssh", .caller = true };
+        p = (struct sbx_plan){ .uid = 1000, .net = SBX_NET_NONE, .mounts = mounts, .n_mounts = 3 };
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        sbx_tier_apply(&p, &c);
+        CHECK(G, "landlock, a --ro bind: metadata=none", has_sub(&c, "metadata", "none") && p.nons_no_fd_metadata);
+        p = (struct sbx_plan){ .uid = 0, .net = SBX_NET_NONE, .mounts = mounts, .n_mounts = 2 };
+        sbx_tier_choose(&pr, &p, &c);
+        sbx_tier_fallback(&pr, &p, SBX_TIER_LANDLOCK, &c);
+        CHECK(G, "landlock, root (who owns /usr): metadata=none", has_sub(&c, "metadata", "none"));
+        /* (a choice without the substitution: fail closed) */
+        c.n_subs = 0;
+        sbx_tier_apply(&p, &c);
+        CHECK(G, "landlock without a metadata substitution: no fd-based calls", p.nons_no_fd_metadata);
 
         p = (struct sbx_plan){ .uid = 1000, .net = SBX_NET_NONE, .mounts = mounts, .n_mounts = 2 };
         pr = moby(5);

@@ -1,0 +1,149 @@
+#!/bin/bash
+# The landlock isolation tier (sbx-run(1) ISOLATION TIERS) on this host: sbx-run runs
+# under `probe no-namespaces`, a seccomp filter that refuses every namespace as a
+# container runtime's default profile does (t_container does the same in podman), so
+# that a profile whose min_tier is landlock gets that tier.  The caller is an ordinary
+# user (nobody, with a second group to chgrp to); every check is judged on the host.
+#
+# File metadata: Landlock does not govern chmod, chown, utimes or xattrs, and this tier
+# has no read-only mount; so the calls that change them by path are refused whole
+# (metadata=fd-only), and so are the fd-based ones wherever the jail may read a file of
+# the caller's (metadata=none): a read-only bind it asked for, a read-only workspace.
+. "$(dirname "$0")/../lib.sh"
+t_init
+
+OTHER_GID=$(getent group users | cut -d: -f3)
+OTHER_GID=${OTHER_GID:-100}
+mkdir -p "$T/bin" "$T/home" "$T/prof"
+# (nobody cannot reach the build directory)
+cp "$SBX_RUN" "$T/bin/sbx-run"
+printf 'extends: workspace\nmin_tier: landlock\n' >"$T/prof/ll.yaml"
+printf 'extends: readonly\nmin_tier: landlock\n' >"$T/prof/llro.yaml"
+
+# meta FILE: what a change of metadata would show (mode, owner, group, mtime, ctime,
+# the xattrs), from the host.
+meta() {
+	"$PYTHON" -c '
+import os, sys
+p = sys.argv[1]; s = os.lstat(p)
+x = sorted((n, os.getxattr(p, n, follow_symlinks=False)) for n in os.listxattr(p, follow_symlinks=False))
+print(oct(s.st_mode), s.st_uid, s.st_gid, s.st_mtime_ns, s.st_ctime_ns, x)' "$1"
+}
+# mkfile PATH MODE: the caller's file, with an xattr user.keep.
+mkfile() {
+	echo data >"$1" && chmod "$2" "$1" && chown "$NOBODY:$NOBODY" "$1" &&
+		"$PYTHON" -c 'import os, sys; os.setxattr(sys.argv[1], "user.keep", b"k")' "$1"
+}
+
+# ll PROFILE [SBX-RUN OPTIONS...] -- CMD...: as the caller, in the workspace, where no
+# namespace can be made; --json on stderr.
+ll() {
+	local prof=$1
+	shift
+	(cd "$WS" && timeout -k 5 "$SBX_HANG" setpriv "--reuid=$NOBODY" "--regid=$NOBODY" "--groups=$NOBODY,$OTHER_GID" \
+		"$WS/probe" no-namespaces "$T/bin/sbx-run" --profile "$T/prof/$prof.yaml" --json --workspace "$WS" "$@") \
+		>"$OUT" 2>"$ERR" </dev/null
+	RC=$?
+	HUNG=0
+}
+subs() {
+	tail -n 1 "$ERR" | "$PYTHON" -c 'import json, sys; o = json.loads(sys.stdin.read()); print(",".join(s["feature"] + "=" + s["with"] for s in o["substitutions"]))' 2>/dev/null
+}
+
+chown -R "$NOBODY:$NOBODY" "$WS" "$T/home"
+PATH_CALLS="chmod chown lchown utime utimes fchmodat fchmodat2 fchownat futimesat utimensat utimensat_now setxattr lsetxattr
+	removexattr lremovexattr"
+# (setxattrat and removexattrat, Linux 6.13: ENOSYS from the main filter where this
+# libseccomp does not know them, which answers first)
+AT_CALLS="setxattrat removexattrat opath.setxattrat_empty opath.removexattrat_empty"
+EMPTY_CALLS="opath.fchmodat2_empty opath.fchownat_empty opath.utimensat_empty opath.proc_chmod"
+FD_CALLS="opath.fchmod opath.fchown opath.fsetxattr opath.fremovexattr opath.futimens"
+
+# ---- control: outside any jail, the same calls by the same user change the file
+mkfile "$T/home/control" 0600
+before=$(meta "$T/home/control")
+(cd "$WS" && setpriv "--reuid=$NOBODY" "--regid=$NOBODY" "--groups=$NOBODY,$OTHER_GID" "$WS/probe" metadata "$T/home/control" "$OTHER_GID") >"$OUT" 2>"$ERR"
+t_check "control: outside the jail chmod, chgrp, utimes, setxattr by path work" "$(tr '\n' ' ' <"$OUT")" \
+	grep -qzE 'chmod=ok.*fchownat=ok.*utimensat=ok.*setxattr=ok.*removexattr=ok' "$OUT"
+t_check "control: ... and the host sees the change" "before: $before; after: $(meta "$T/home/control")" \
+	test "$before" != "$(meta "$T/home/control")"
+
+# ---- 1. a file of the caller's outside the workspace: nothing changes it
+mkfile "$T/home/f" 0600
+before=$(meta "$T/home/f")
+ll ll -- "$WS/probe" metadata "$T/home/f" "$OTHER_GID"
+if [[ $RC == 0 && $(kv result) == ok ]]; then
+	json_last
+	expect_json "landlock tier: --json says tier landlock" tier landlock
+	t_check "landlock tier: --json names metadata=fd-only" "$(subs)" grep -q "metadata=fd-only" <<<"$(subs)"
+	for k in $PATH_CALLS $EMPTY_CALLS; do
+		expect_kv "landlock tier: $k by path outside the workspace: EPERM" "$k" EPERM
+	done
+	for k in $AT_CALLS; do
+		expect_kv_in "landlock tier: $k outside the workspace refused" "$k" EPERM ENOSYS
+	done
+	for k in $FD_CALLS; do
+		expect_kv "landlock tier: $k on an O_PATH fd: EBADF (the kernel's)" "$k" EBADF
+	done
+	expect_kv "landlock tier: O_PATH open outside works (so the fd forms above were tried)" opath ok
+	expect_kv_in "landlock tier: reopening the O_PATH fd for reading is refused (Landlock)" opath.reopen EACCES
+	expect_kv_in "landlock tier: opening it for reading is refused (Landlock)" read_open EACCES
+	expect_kv "landlock tier: io_uring_setup refused (its requests bypass seccomp)" io_uring_setup EPERM
+else
+	t_fail "landlock tier: the metadata probe ran" "$(run_info); $(head -c 300 "$OUT" | tr '\n' '|')"
+fi
+t_check "landlock tier: (host side) mode, owner, group, times and xattrs of the file outside unchanged" \
+	"before: $before; after: $(meta "$T/home/f")" test "$before" = "$(meta "$T/home/f")"
+
+# ---- 2. in the workspace: the fd-based calls work, the path-based ones are refused
+mkfile "$WS/w" 0644
+ll ll -- "$WS/probe" metadata-fd "$WS/w" 755
+for k in fchmod fchown futimens fsetxattr fremovexattr; do
+	expect_kv "landlock tier: $k on a workspace file's fd works" "$k" ok
+done
+t_check "... (host side) its mode is 0755 and its mtime 1970" "$(meta "$WS/w")" grep -q "^0o100755 $NOBODY $NOBODY 1000000000 " <<<"$(meta "$WS/w")"
+mkfile "$WS/w2" 0644
+before=$(meta "$WS/w2")
+ll ll -- "$WS/probe" metadata "$WS/w2"
+for k in chmod fchmodat utimensat setxattr; do
+	expect_kv "landlock tier: $k by path in the workspace: EPERM (the tier's cost)" "$k" EPERM
+done
+t_check "... (host side) unchanged" "before: $before; after: $(meta "$WS/w2")" test "$before" = "$(meta "$WS/w2")"
+# (as tools see it: chmod(1) works by path, touch(1) through the fd it opens)
+ll ll -- /bin/sh -c 'chmod +x w2; echo chmod=$?; touch -d @7 w2; echo touch=$?'
+t_check "landlock tier: the cost: chmod +x in the workspace fails; touch -d there works (futimens)" "$(tr '\n' ' ' <"$OUT")" \
+	bash -c 'grep -qx "chmod=1" "$1" && grep -qx "touch=0" "$1"' sh "$OUT"
+t_check "... (host side) mode unchanged, mtime @7" "$(meta "$WS/w2")" grep -q "^0o100644 $NOBODY $NOBODY 7000000000 " <<<"$(meta "$WS/w2")"
+
+# ---- 3. a file the jail may read (a read-only bind of the caller's): no fd-based
+# change either
+before=$(meta "$T/home/f")
+ll ll --ro "$T/home" -- "$WS/probe" metadata-fd "$T/home/f" 777 ro
+if [[ $RC == 0 && $(kv open) == ok ]]; then
+	t_check "landlock tier, --ro of the caller's: --json names metadata=none" "$(subs)" grep -q "metadata=none" <<<"$(subs)"
+	for k in fchmod fchown futimens fsetxattr fremovexattr; do
+		expect_kv "landlock tier, --ro of the caller's: $k on a read-only fd: EPERM" "$k" EPERM
+	done
+else
+	t_fail "landlock tier, --ro of the caller's: the file was opened for reading" "$(run_info); $(head -c 300 "$OUT" | tr '\n' '|')"
+fi
+t_check "... (host side) unchanged" "before: $before; after: $(meta "$T/home/f")" test "$before" = "$(meta "$T/home/f")"
+
+# ---- 4. a read-only workspace (extends: readonly)
+before=$(meta "$WS/w")
+ll llro -- "$WS/probe" metadata-fd "$WS/w" 600 ro
+if [[ $RC == 0 && $(kv open) == ok ]]; then
+	t_check "landlock tier, read-only workspace: --json names metadata=none" "$(subs)" grep -q "metadata=none" <<<"$(subs)"
+	for k in fchmod fchown futimens fsetxattr; do
+		expect_kv "landlock tier, read-only workspace: $k on a read-only fd: EPERM" "$k" EPERM
+	done
+else
+	t_fail "landlock tier, read-only workspace: the file was opened for reading" "$(run_info); $(head -c 300 "$OUT" | tr '\n' '|')"
+fi
+t_check "... (host side) unchanged" "before: $before; after: $(meta "$WS/w")" test "$before" = "$(meta "$WS/w")"
+
+# ---- 5. root (who owns the system view it may read): metadata=none
+(cd "$WS" && timeout -k 5 "$SBX_HANG" "$WS/probe" no-namespaces "$T/bin/sbx-run" --profile "$T/prof/ll.yaml" --json \
+	--workspace "$WS" -- "$WS/probe" status) >"$OUT" 2>"$ERR" </dev/null
+RC=$?
+t_check "landlock tier as root: --json names metadata=none" "rc=$RC; $(subs)" grep -q "metadata=none" <<<"$(subs)"

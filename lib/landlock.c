@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "landlock.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/landlock.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -212,6 +214,86 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, unsign
 #define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
 #endif
 
+/* @path is @dir or beneath it. */
+static bool at_or_beneath(const char *path, const char *dir)
+{
+        size_t len = strlen(dir);
+
+        return strncmp(path, dir, len) == 0 && (path[len] == '/' || path[len] == '\0' || strcmp(dir, "/") == 0);
+}
+
+/* A guard: what the plan holds read-only or empty inside a writable place (a
+ * harness's configuration, a repository's hooks and config: policy/gitguard.c), as
+ * any mount but a read-write one whose path is @dir or lies beneath it. */
+static bool guarded(const struct sbx_plan *p, const char *dir, bool exact)
+{
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const struct sbx_mount *m = &p->mounts[i];
+
+                if (m->kind != SBX_MOUNT_RW && m->dest && at_or_beneath(m->dest, dir) &&
+                    (exact ? strcmp(m->dest, dir) == 0 : strcmp(m->dest, dir) != 0))
+                        return true;
+        }
+        return false;
+}
+
+#define SBX_GUARD_DEPTH 8
+
+static void closedirp(DIR **d)
+{
+        if (*d)
+                closedir(*d);
+}
+
+/* Write on @dir, a read-write bind of the plan's, in the landlock tier.  A rule adds
+ * rights to everything beneath it and nothing can take them away there, so a place
+ * that holds guards gets write entry by entry: an entry that holds none, whole; one
+ * that holds some, the same way one level down; a guard, nothing (read through the
+ * place's own rule, as everything).  The directories on the way get no write of their
+ * own: nothing can be made, removed or renamed in them, a guard that does not exist
+ * yet (held empty under the other tiers) included.  Symbolic links and special files
+ * get no rule; each entry is opened without following one. */
+static int grant_write(int ruleset, const struct sbx_plan *p, int dirfd, const char *dir, uint64_t access, uint64_t handled,
+                       int depth, struct sbx_error *e)
+{
+        _cleanup_(closedirp) DIR *d = NULL;
+        struct dirent *de;
+        int fd, r = 0;
+
+        if (!guarded(p, dir, false))
+                return (r = rule_beneath(ruleset, dirfd, access & handled)) < 0
+                               ? sbx_error_set(e, SBX_STAGE_LANDLOCK, -r, "landlock_add_rule", dir, "cannot add rule")
+                               : 0;
+        if (depth >= SBX_GUARD_DEPTH)
+                return 0; /* read-only, whole */
+        fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0 || !(d = fdopendir(fd))) {
+                r = sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "opendir", dir, "cannot list a writable place that holds guards");
+                if (fd >= 0)
+                        close(fd);
+                return r;
+        }
+        while (r >= 0 && (de = readdir(d))) {
+                char path[PATH_MAX];
+                _cleanup_close_ int child = -1;
+                struct stat st;
+
+                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                        continue;
+                if (snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, de->d_name) >= (int)sizeof(path) ||
+                    guarded(p, path, true))
+                        continue;
+                child = openat(dirfd, de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                if (child < 0 || fstat(child, &st) < 0)
+                        continue; /* gone meanwhile: nothing to write */
+                if (S_ISDIR(st.st_mode))
+                        r = grant_write(ruleset, p, child, path, access, handled, depth + 1, e);
+                else if (S_ISREG(st.st_mode) && (r = rule_beneath(ruleset, child, access & FILE_RIGHTS & handled)) < 0)
+                        r = sbx_error_set(e, SBX_STAGE_LANDLOCK, -r, "landlock_add_rule", path, "cannot add rule");
+        }
+        return r;
+}
+
 /* The device nodes a command needs, nothing else of the host's /dev (other ttys). */
 static const char *const nons_devices[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom" };
 
@@ -252,6 +334,17 @@ int sbx_landlock_apply_nons(const struct sbx_plan *p, const char *tmpdir, unsign
                         continue;
                 if (m->optional && access_path_missing(m->source))
                         continue;
+                if (m->kind == SBX_MOUNT_RW && guarded(p, m->source, false)) {
+                        _cleanup_close_ int fd = open(m->source, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+                        if (fd < 0)
+                                return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "open", m->source, "cannot open path for a rule");
+                        if ((r = add_rule(ruleset, m->source, READ_EXEC & ~no_exec, attr.handled_access_fs, e)) < 0 ||
+                            (r = grant_write(ruleset, p, fd, m->source, (READ_EXEC | WRITE_TREE) & ~no_exec,
+                                             attr.handled_access_fs, 0, e)) < 0)
+                                return r;
+                        continue;
+                }
                 if ((r = add_rule(ruleset, m->source, access, attr.handled_access_fs, e)) < 0)
                         return r;
         }

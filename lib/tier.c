@@ -207,6 +207,9 @@ void sbx_tier_fallback(const struct sbx_probe *pr, const struct sbx_plan *p, enu
         add_sub(c, "uts", "shared", "no UTS namespace");
         add_sub(c, "unix", "pairs-only", "no connect broker: socketpair only");
         add_sub(c, "tmp", "private", "TMPDIR (and HOME=/tmp) private, removed after; /tmp read-only");
+        /* Landlock cannot take write away beneath a writable place: lib/landlock.c. */
+        if (p->workspace_mode == SBX_WS_RW)
+                add_sub(c, "workspace", "entries", "guards (.git, .claude...) and the top read-only; other entries writable");
         /* (seccomp-apply.c, apply_metadata) */
         if (reads_callers_files(p))
                 add_sub(c, "metadata", "none", "Landlock does not govern chmod, chown, utimes or xattrs; the jail reads files the caller owns");

@@ -29,7 +29,11 @@
  *                     socket outside its domain; Landlock's ptrace restriction closes
  *                     the other processes' memory, environ and fds), no TCP (Landlock
  *                     ABI 4) and no other network socket, no unix socket but pairs,
- *                     no SysV or POSIX message-queue IPC (seccomp), no change of a
+ *                     no SysV or POSIX message-queue IPC (seccomp), write in the
+ *                     workspace entry by entry around what the host reads there
+ *                     (.git, .claude...: Landlock cannot take write away beneath a
+ *                     rule, so the top and those stay read-only: workspace=entries),
+ *                     no change of a
  *                     file's metadata by path (chmod, chown, utimes, xattrs: Landlock
  *                     does not govern them; seccomp refuses them, so `chmod +x FILE`,
  *                     `install -m`, os.chmod and GNU ld's execute bits fail with EPERM

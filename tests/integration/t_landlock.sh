@@ -147,3 +147,75 @@ t_check "... (host side) unchanged" "before: $before; after: $(meta "$WS/w")" te
 	--workspace "$WS" -- "$WS/probe" status) >"$OUT" 2>"$ERR" </dev/null
 RC=$?
 t_check "landlock tier as root: --json names metadata=none" "rc=$RC; $(subs)" grep -q "metadata=none" <<<"$(subs)"
+
+# ---- 6. what the workspace holds for the host (policy/hostconfig.c: the harnesses'
+# .claude, .codex, .mcp.json ...: read-only, or held empty where there is none).
+# Landlock cannot take write away beneath a writable place, so the workspace gets
+# write entry by entry (workspace=entries): a write, a new file, a rename, a link or a
+# symlink into a guard changes nothing the host reads; the other entries are written
+# as usual; a new entry at the top is refused (the named cost).  A repository's .git
+# is a protected path the tier refuses outright (below).
+W2=$T/ws2
+mkdir -p "$W2/src/deep" "$W2/.claude" "$W2/app"
+echo '{"hooks":{}}' >"$W2/.claude/settings.json"
+echo 'int a;' >"$W2/src/a.c"
+echo readme >"$W2/README"
+echo 'int m;' >"$W2/app/m.c"
+cp "$WS/probe" "$W2/probe"
+chown -R "$NOBODY:$NOBODY" "$W2"
+cat >"$W2/try.sh" <<'EOS'
+r() { if sh -c "$1" 2>/dev/null; then echo "$2=ok"; else echo "$2=refused"; fi; }
+r 'echo x >>.claude/settings.json' claude_write
+r 'echo x >.claude/new.json' claude_create
+r 'mv .claude c2' claude_rename
+r 'mkdir .codex' codex_mkdir
+r 'echo {} >.mcp.json' mcp_create
+r 'ln -s .claude lk && echo x >lk/evil.json' symlink_top
+r 'ln -s ../.claude src/lk && echo x >src/lk/evil.json' symlink_src
+r 'ln .claude/settings.json src/hard' hardlink
+r 'mv src/deep .claude/deep' rename_into
+r 'echo y >>src/a.c' src_write
+r 'echo y >src/new.c' src_create
+r 'mkdir src/d && echo z >src/d/f' src_mkdir
+r 'echo y >>app/m.c' nested_write
+r 'echo y >>README' top_write
+r 'echo y >newtop' top_create
+EOS
+chown "$NOBODY:$NOBODY" "$W2/try.sh"
+sum_before=$(sha256sum "$W2/.claude/settings.json")
+(cd "$W2" && timeout -k 5 "$SBX_HANG" setpriv "--reuid=$NOBODY" "--regid=$NOBODY" "--groups=$NOBODY,$OTHER_GID" \
+	"$W2/probe" no-namespaces "$T/bin/sbx-run" --profile "$T/prof/ll.yaml" --json --workspace "$W2" -- /bin/sh try.sh) \
+	>"$OUT" 2>"$ERR" </dev/null
+RC=$?
+t_check "landlock tier, guards: the jail ran" "$(run_info)" test "$RC" = 0
+t_check "... --json names workspace=entries" "$(subs)" grep -q "workspace=entries" <<<"$(subs)"
+for k in claude_write claude_create claude_rename codex_mkdir mcp_create symlink_top symlink_src hardlink rename_into top_create; do
+	expect_kv "landlock tier, guards: $k refused" "$k" refused
+done
+for k in src_write src_create src_mkdir nested_write top_write; do
+	expect_kv "landlock tier, guards: $k works" "$k" ok
+done
+sum_after=$(sha256sum "$W2/.claude/settings.json")
+t_check "... (host side) .claude/settings.json unchanged" "$sum_after" test "$sum_before" = "$sum_after"
+t_check "... (host side) nothing new in a guard or at the top" "$(cd "$W2" && ls -A . .claude | tr '\n' ' ')" \
+	sh -c "cd '$W2' && test ! -e .claude/new.json && test ! -e .claude/evil.json && test ! -e .codex && test ! -e .mcp.json &&
+		test ! -e .claude/deep && test ! -e newtop && test ! -e lk && test -d .claude && test ! -e c2"
+
+# A repository's workspace: its .git is a guard too (read-only whole), its hooks
+# cannot be made.  (A workspace whose plan protects paths the tier cannot, a nested
+# repository's, is refused with 125 instead: either way nothing lands.)
+W3=$T/ws3
+mkdir -p "$W3"
+git init -q "$W3"
+cp "$WS/probe" "$W3/probe"
+chown -R "$NOBODY:$NOBODY" "$W3"
+(cd "$W3" && timeout -k 5 "$SBX_HANG" setpriv "--reuid=$NOBODY" "--regid=$NOBODY" "--groups=$NOBODY,$OTHER_GID" \
+	"$W3/probe" no-namespaces "$T/bin/sbx-run" --profile "$T/prof/ll.yaml" --workspace "$W3" -- \
+	/bin/sh -c 'echo x >>.git/config; echo x >.git/hooks/post-checkout; mkdir .git/hooks2') >"$OUT" 2>"$ERR" </dev/null
+RC=$?
+t_check "landlock tier, a repository's workspace: the writes into .git refused" "$(run_info)" \
+	bash -c '[[ $1 == 125 ]] || [[ $(grep -c "Permission denied" "$2") == 3 ]]' sh "$RC" "$ERR"
+t_check "... (host side) .git/config unchanged, no hook made" "$(ls -A "$W3/.git" "$W3/.git/hooks" | tr '\n' ' ')" \
+	sh -c "! grep -q '^x' '$W3/.git/config' && test ! -e '$W3/.git/hooks/post-checkout' && test ! -e '$W3/.git/hooks2'"
+t_check "... (host side) the ordinary writes landed" "$(cat "$W2/src/a.c" "$W2/README" | tr '\n' ' ')" \
+	sh -c "cd '$W2' && grep -q y src/a.c && test -e src/new.c && test -e src/d/f && grep -q y app/m.c && grep -q y README"

@@ -7,7 +7,7 @@ build-clang/obj/sbx-hook/main.o: sbx-hook/main.c \
   lib/seccomp.h lib/tier.h lib/probe.h lib/validation.h \
   policy/validator.h policy/../lib/validation.h policy/yaml.h \
   sbx-hook/hook.h sbx-hook/input.h sbx-hook/install.h sbx-hook/post.h \
-  sbx-hook/prefix.h sbx-hook/reply.h sbx-hook/verdict.h
+  sbx-hook/prefix.h sbx-hook/reply.h sbx-hook/spool.h sbx-hook/verdict.h
 
 sbx-hook/../lib/cleanup.h:
 
@@ -64,5 +64,7 @@ sbx-hook/post.h:
 sbx-hook/prefix.h:
 
 sbx-hook/reply.h:
+
+sbx-hook/spool.h:
 
 sbx-hook/verdict.h:

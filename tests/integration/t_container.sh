@@ -237,6 +237,9 @@ fi
 mkdir -p "$T/llhome" && echo secret-of-home >"$T/llhome/secret" && echo meta >"$T/llhome/meta" && chmod 0600 "$T/llhome/meta" &&
 	"$PYTHON" -c 'import os, sys; os.setxattr(sys.argv[1], "user.keep", b"k")' "$T/llhome/meta" && chown -R "$NOBODY" "$T/llhome"
 echo meta >"$WS/ll-meta" && chmod 0644 "$WS/ll-meta" && chown "$NOBODY" "$WS/ll-meta"
+# (where the jail makes its files: at this tier no new entry can be made at the
+# workspace's top, which holds guards: workspace=entries, t_landlock)
+mkdir -p "$WS/llw" && chown "$NOBODY" "$WS/llw"
 # (what a change of metadata would show: mode, owner, group, mtime, ctime, xattrs)
 llmeta() {
 	"$PYTHON" -c 'import os, sys; p = sys.argv[1]; s = os.lstat(p); print(oct(s.st_mode), s.st_uid, s.st_gid, s.st_mtime_ns, s.st_ctime_ns, sorted(os.listxattr(p)))' "$1"
@@ -274,7 +277,7 @@ cat "$HOME/secret" >/out/control-home 2>&1
 kill -0 "$L" && echo ok >/out/control-kill
 head -c 5 /proc/$L/environ >/dev/null && echo ok >/out/control-environ
 /sbx/sbx-run --profile $P --json --audit-file /out/audit.jsonl -- /ws/probe status >/out/status 2>/out/status.err; echo $? >/out/status.rc
-/sbx/sbx-run --profile $P -- /ws/probe write /ws/ll-inside >/out/w-in 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe write /ws/llw/ll-inside >/out/w-in 2>&1
 /sbx/sbx-run --profile $P -- /ws/probe write /out/ll-escape >/out/w-out 2>&1
 /sbx/sbx-run --profile $P -- /ws/probe write /tmp/ll-escape >/out/w-tmp 2>&1
 /sbx/sbx-run --profile $P -- /bin/sh -c 'echo x >"$TMPDIR/t" && cat "$TMPDIR/t" && echo "HOME=$HOME" && echo "$TMPDIR"' >/out/tmpdir 2>&1
@@ -312,9 +315,9 @@ for name, args in (("shmget", (0, 4096, 0o1600)), ("msgget", (0, 0o1600)), ("sem
 ' >/out/sysvipc 2>&1
 /sbx/sbx-run --profile $P -- /ws/probe metadata "$HOME/meta" >/out/meta 2>&1
 /sbx/sbx-run --profile $P -- /ws/probe metadata-fd /ws/ll-meta 755 >/out/meta-ws 2>&1
-/sbx/sbx-run --profile $P -- /bin/sh -c 'sleep 1000 & echo $! >/ws/ll-sleep.pid' >/out/leftover 2>&1
-/sbx/sbx-run --profile $P -- /ws/probe daemonize /ws/ll-daemon.pid >/out/daemon 2>&1
-/sbx/sbx-run --profile $P --timeout 1 -- /bin/sh -c 'sleep 1000 & echo $! >/ws/ll-timeout.pid; sleep 1000' >/out/timeout 2>&1
+/sbx/sbx-run --profile $P -- /bin/sh -c 'sleep 1000 & echo $! >/ws/llw/ll-sleep.pid' >/out/leftover 2>&1
+/sbx/sbx-run --profile $P -- /ws/probe daemonize /ws/llw/ll-daemon.pid >/out/daemon 2>&1
+/sbx/sbx-run --profile $P --timeout 1 -- /bin/sh -c 'sleep 1000 & echo $! >/ws/llw/ll-timeout.pid; sleep 1000' >/out/timeout 2>&1
 echo $? >/out/timeout.rc
 sleep 0.5
 for f in sleep daemon timeout; do
@@ -341,7 +344,7 @@ if [[ $(cat "$d/podman.rc") == 0 ]]; then
 	t_check "user-moby-ll: --json says tier landlock" "tier=$got" test "$got" = landlock
 	got=$("$PYTHON" -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(",".join(s["feature"]+"="+s["with"] for s in o["substitutions"]))' "$d/status.err")
 	t_check "user-moby-ll: --json names every substitution" "got '$got'" \
-		test "$got" = "pid=shared,mount=landlock,net=landlock,proc=host,ipc=none,uts=shared,unix=pairs-only,tmp=private,metadata=fd-only"
+		test "$got" = "pid=shared,mount=landlock,net=landlock,proc=host,ipc=none,uts=shared,unix=pairs-only,tmp=private,workspace=entries,metadata=fd-only"
 	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit.jsonl" | tail -n 1)
 	t_check "user-moby-ll: the audit record names the tier and its substitutions" "record: $rec" \
 		bash -c 'grep -q "\"SBX_TIER\":\"landlock\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"pid=shared (P1 [^)]*); mount=landlock" <<<"$1" && grep -q "unix=pairs-only" <<<"$1"' sh "$rec"
@@ -357,7 +360,7 @@ if [[ $(cat "$d/podman.rc") == 0 ]]; then
 	expect_kv "user-moby-ll: a seccomp filter" sys.Seccomp 2
 	OUT=$d/w-in
 	expect_kv "user-moby-ll: writing in the workspace works" result ok
-	t_check "... the file is there (host side)" "" test -e "$WS/ll-inside"
+	t_check "... the file is there (host side)" "" test -e "$WS/llw/ll-inside"
 	OUT=$d/w-out
 	expect_kv_in "user-moby-ll: writing outside the workspace is refused" result EACCES EPERM
 	t_check "... nothing appeared outside (host side)" "" test ! -e "$d/ll-escape"
@@ -418,11 +421,11 @@ if [[ $(cat "$d/podman.rc") == 0 ]]; then
 	for k in shmget msgget semget; do
 		t_check "user-moby-ll: SysV IPC $k refused (EPERM)" "$(tr '\n' ' ' <"$d/sysvipc")" grep -qx "$k=1" "$d/sysvipc"
 	done
-	t_check "user-moby-ll: the jail wrote the pids of what it left behind" "" test -s "$WS/ll-sleep.pid" -a -s "$WS/ll-daemon.pid"
+	t_check "user-moby-ll: the jail wrote the pids of what it left behind" "" test -s "$WS/llw/ll-sleep.pid" -a -s "$WS/llw/ll-daemon.pid"
 	t_check "user-moby-ll: a 'sleep 1000 &' left behind is killed when sbx-run exits" "$(cat "$d/sleep-after" 2>&1)" grep -qx gone "$d/sleep-after"
 	t_check "user-moby-ll: --timeout: exit 124" "rc=$(cat "$d/timeout.rc"); $(cat "$d/timeout")" test "$(cat "$d/timeout.rc")" = 124
-	t_check "user-moby-ll: --timeout: what the command left is killed too" "$(cat "$d/timeout-after" 2>&1); pid=$(cat "$WS/ll-timeout.pid" 2>&1)" \
-		sh -c 'test -s "$1" && grep -qx gone "$2"' sh "$WS/ll-timeout.pid" "$d/timeout-after"
+	t_check "user-moby-ll: --timeout: what the command left is killed too" "$(cat "$d/timeout-after" 2>&1); pid=$(cat "$WS/llw/ll-timeout.pid" 2>&1)" \
+		sh -c 'test -s "$1" && grep -qx gone "$2"' sh "$WS/llw/ll-timeout.pid" "$d/timeout-after"
 	t_check "user-moby-ll: a daemonized (setsid, double fork) child is killed too" "$(cat "$d/daemon-after" 2>&1); $(cat "$d/daemon")" grep -qx gone "$d/daemon-after"
 else
 	t_fail "user-moby-ll: the container ran" "podman: $(tail -c 400 "$d/podman.out" | tr '\n' '|')"

@@ -16,6 +16,7 @@
 
 #include "../lib/cleanup.h"
 #include "../policy/profile.h"
+#include "failsafe.h"
 #include "hook.h"
 #include "input.h"
 #include "install.h"
@@ -205,6 +206,7 @@ static int run_hook(struct hook_config *c)
         size_t len;
         int r;
 
+        hook_failsafe_split();
         signal(SIGALRM, on_alarm);
         alarm(HOOK_BUDGET_SECONDS);
         buf = read_all(stdin, HOOK_MAX_INPUT, &len);

@@ -237,6 +237,35 @@ for bad in crash hang; do
 		test ! -e "$MARK" -a "$rc" != 0
 done
 
+# sbx-hook itself dying mid-call (a crash, a kill): Codex and Gemini block only on
+# exit 2, and take any other death as no opinion (the call runs as it was).  The hook's
+# work runs in a child; the hook answers only for a child that exited cleanly: here
+# the child is killed while it waits for its input, and the hook exits 2, stdout
+# empty, the cause on stderr.
+mkfifo "$H/fifo"
+for harness in gemini codex claude; do
+	for sig in SEGV KILL; do
+		sleep 30 >"$H/fifo" &
+		holder=$!
+		"$HOOK" --harness "$harness" <"$H/fifo" >"$H/out" 2>"$H/err" &
+		hp=$!
+		child=""
+		for _ in $(seq 50); do
+			child=$(pgrep -P "$hp" | head -n 1)
+			[[ -n $child ]] && break
+			sleep 0.1
+		done
+		[[ -n $child ]] && kill -s "$sig" "$child"
+		wait "$hp"
+		rc=$?
+		kill "$holder" 2>/dev/null
+		wait "$holder" 2>/dev/null
+		t_check "$harness: sbx-hook's work killed by SIG$sig: exit 2, nothing on stdout" \
+			"child=$child rc=$rc out=$(head -c 200 "$H/out") err=$(head -c 200 "$H/err")" \
+			bash -c '[[ -n $1 && $2 == 2 && ! -s $3 ]] && grep -q "the call is blocked" "$4"' sh "$child" "$rc" "$H/out" "$H/err"
+	done
+done
+
 # ------------------------------------------------------------------ opencode plugin
 
 PLUGIN=$SBX_ROOT/contrib/opencode/sbx.js

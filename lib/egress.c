@@ -185,8 +185,9 @@ static int become_unprivileged(const struct sbx_plan *p)
         }
         if (setgroups(n_groups, groups) < 0 || setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0)
                 /* A container's root without CAP_SETUID has nobody to become; it
-                 * still gives up every capability below. */
-                return p->userns && errno == EPERM ? 0 : -1;
+                 * still gives up every capability below.  Never sandboxd's broker:
+                 * it must become the caller. */
+                return p->userns && !p->run_as && errno == EPERM ? 0 : -1;
         return 0;
 }
 

@@ -239,6 +239,16 @@ static bool guarded(const struct sbx_plan *p, const char *dir, bool exact)
 
 #define SBX_GUARD_DEPTH 8
 
+/* @path lies strictly beneath a read-write bind of the plan's. */
+static bool under_writable(const struct sbx_plan *p, const char *path)
+{
+        for (size_t i = 0; i < p->n_mounts; i++)
+                if (p->mounts[i].kind == SBX_MOUNT_RW && p->mounts[i].dest && at_or_beneath(path, p->mounts[i].dest) &&
+                    strcmp(path, p->mounts[i].dest) != 0)
+                        return true;
+        return false;
+}
+
 static void closedirp(DIR **d)
 {
         if (*d)
@@ -318,6 +328,21 @@ int sbx_landlock_apply_nons(const struct sbx_plan *p, const char *tmpdir, unsign
         ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
         if (ruleset < 0)
                 return sbx_error_set(e, SBX_STAGE_LANDLOCK, errno, "landlock_create_ruleset", "", "cannot create ruleset");
+        /* What the plan hides inside a writable place (a profile's mask or tmpfs over
+         * the workspace's .env) Landlock cannot: the place's read reaches it.  Held
+         * empty where there is nothing (a harness's absent .claude) it can: nothing
+         * can be made there (grant_write). */
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const struct sbx_mount *m = &p->mounts[i];
+                struct stat st;
+
+                if ((m->kind == SBX_MOUNT_MASK || m->kind == SBX_MOUNT_TMPFS) && m->dest &&
+                    under_writable(p, m->dest) && lstat(m->dest, &st) == 0)
+                        return sbx_error_set(e, SBX_STAGE_LANDLOCK, EPERM, "", m->dest,
+                                             "the landlock tier cannot hide '%s' inside a writable place (a Landlock rule "
+                                             "cannot take read away beneath it)",
+                                             m->dest);
+        }
         /* The plan's binds at their host paths (tier.c took only plans whose binds
          * are at the same path, and nothing protected beneath a writable one). */
         for (size_t i = 0; i < p->n_mounts; i++) {

@@ -149,17 +149,19 @@ static bool reads_callers_files(const struct sbx_plan *p)
 {
         struct stat st;
 
-        if (p->workspace_mode == SBX_WS_RO)
+        /* A read-write workspace is written entry by entry around its guards (.git,
+         * .claude...: lib/landlock.c), which the jail reads and may not write: an
+         * fchmod 0777 of .git/hooks or .claude through a read-only fd would open them
+         * to every local user, whose hooks the host then runs as the caller. */
+        if (p->workspace_mode == SBX_WS_RO || p->workspace_mode == SBX_WS_RW)
                 return true;
         for (size_t i = 0; i < p->n_mounts; i++) {
                 const struct sbx_mount *m = &p->mounts[i];
 
                 if (m->kind != SBX_MOUNT_RO && m->kind != SBX_MOUNT_COPY)
                         continue;
-                /* (not there: no rule; in a read-write workspace: written anyway) */
+                /* (not there: no rule) */
                 if (m->optional && (!m->source || stat(m->source, &st) < 0))
-                        continue;
-                if (p->workspace_mode == SBX_WS_RW && p->workspace && beneath(m->dest, p->workspace))
                         continue;
                 if (!m->system || owned_by(m->source, p->uid))
                         return true;
@@ -212,7 +214,7 @@ void sbx_tier_fallback(const struct sbx_probe *pr, const struct sbx_plan *p, enu
                 add_sub(c, "workspace", "entries", "guards (.git, .claude...) and the top read-only; other entries writable");
         /* (seccomp-apply.c, apply_metadata) */
         if (reads_callers_files(p))
-                add_sub(c, "metadata", "none", "Landlock does not govern chmod, chown, utimes or xattrs; the jail reads files the caller owns");
+                add_sub(c, "metadata", "none", "Landlock does not govern chmod, chown, utimes or xattrs; the jail reads files the caller owns it may not write");
         else
                 add_sub(c, "metadata", "fd-only", "Landlock does not govern chmod, chown, utimes or xattrs");
         if (p->uid == 0)
@@ -230,6 +232,17 @@ int sbx_tier_limits(const struct sbx_probe *pr, const struct sbx_plan *p, bool r
         if ((!p->limits.memory && !p->limits.pids) || !cg->err)
                 return 0;
         cause_of(pr, SBX_PROBE_CGROUP, cause, sizeof(cause));
+        /* The kernel counts no process of the global root against RLIMIT_NPROC, and a
+         * root caller's command is a container's root: its pids limit would not hold. */
+        if (rlimit_ok && p->uid == 0) {
+                r = sbx_error_set(e, SBX_STAGE_CGROUP, cg->err, "", "",
+                                  "no cgroup can be made here (%s), and a root caller's processes are not bound by "
+                                  "RLIMIT_NPROC: limits.without_cgroup: rlimit cannot stand in for its pids limit",
+                                  cause);
+                sbx_error_hint(e, "run the agent as an unprivileged user (sbx-entrypoint does), or give sandboxd cgroups it "
+                                  "may write");
+                return r;
+        }
         if (rlimit_ok) {
                 add_sub(c, "limits", "rlimit", cause);
                 return 0;

@@ -75,7 +75,8 @@ ll ll -- "$WS/probe" metadata "$T/home/f" "$OTHER_GID"
 if [[ $RC == 0 && $(kv result) == ok ]]; then
 	json_last
 	expect_json "landlock tier: --json says tier landlock" tier landlock
-	t_check "landlock tier: --json names metadata=fd-only" "$(subs)" grep -q "metadata=fd-only" <<<"$(subs)"
+	t_check "landlock tier: --json names metadata=none (a read-write workspace: its guards are read, not written)" "$(subs)" \
+		grep -q "metadata=none" <<<"$(subs)"
 	for k in $PATH_CALLS $EMPTY_CALLS; do
 		expect_kv "landlock tier: $k by path outside the workspace: EPERM" "$k" EPERM
 	done
@@ -83,7 +84,7 @@ if [[ $RC == 0 && $(kv result) == ok ]]; then
 		expect_kv_in "landlock tier: $k outside the workspace refused" "$k" EPERM ENOSYS
 	done
 	for k in $FD_CALLS; do
-		expect_kv "landlock tier: $k on an O_PATH fd: EBADF (the kernel's)" "$k" EBADF
+		expect_kv_in "landlock tier: $k on an O_PATH fd: refused (EPERM under metadata=none, else the kernel's EBADF)" "$k" EPERM EBADF
 	done
 	expect_kv "landlock tier: O_PATH open outside works (so the fd forms above were tried)" opath ok
 	expect_kv_in "landlock tier: reopening the O_PATH fd for reading is refused (Landlock)" opath.reopen EACCES
@@ -95,13 +96,24 @@ fi
 t_check "landlock tier: (host side) mode, owner, group, times and xattrs of the file outside unchanged" \
 	"before: $before; after: $(meta "$T/home/f")" test "$before" = "$(meta "$T/home/f")"
 
-# ---- 2. in the workspace: the fd-based calls work, the path-based ones are refused
+# ---- 2. in a read-write workspace: metadata=none.  Its guards (.git, .claude...) are
+# the caller's, read and not written: through a read-only fd of one, fchmod 0777 of
+# .git/hooks would open it to every local user.  So no metadata call at all, by fd
+# either, on a guard or on an ordinary file (the tier's cost).
+mkdir -p "$WS/.claude" && chown "$NOBODY:$NOBODY" "$WS/.claude" && chmod 0700 "$WS/.claude"
+before=$(meta "$WS/.claude")
+ll ll -- "$WS/probe" metadata-fd "$WS/.claude" 777 ro
+for k in fchmod fchown futimens fsetxattr; do
+	expect_kv "landlock tier: $k through a read-only fd of the workspace's .claude: EPERM" "$k" EPERM
+done
+t_check "... (host side) .claude unchanged (mode 0700)" "before: $before; after: $(meta "$WS/.claude")" test "$before" = "$(meta "$WS/.claude")"
 mkfile "$WS/w" 0644
+before=$(meta "$WS/w")
 ll ll -- "$WS/probe" metadata-fd "$WS/w" 755
 for k in fchmod fchown futimens fsetxattr fremovexattr; do
-	expect_kv "landlock tier: $k on a workspace file's fd works" "$k" ok
+	expect_kv "landlock tier: $k on a workspace file's fd: EPERM (the tier's cost)" "$k" EPERM
 done
-t_check "... (host side) its mode is 0755 and its mtime 1970" "$(meta "$WS/w")" grep -q "^0o100755 $NOBODY $NOBODY 1000000000 " <<<"$(meta "$WS/w")"
+t_check "... (host side) unchanged" "before: $before; after: $(meta "$WS/w")" test "$before" = "$(meta "$WS/w")"
 mkfile "$WS/w2" 0644
 before=$(meta "$WS/w2")
 ll ll -- "$WS/probe" metadata "$WS/w2"
@@ -109,11 +121,11 @@ for k in chmod fchmodat utimensat setxattr; do
 	expect_kv "landlock tier: $k by path in the workspace: EPERM (the tier's cost)" "$k" EPERM
 done
 t_check "... (host side) unchanged" "before: $before; after: $(meta "$WS/w2")" test "$before" = "$(meta "$WS/w2")"
-# (as tools see it: chmod(1) works by path, touch(1) through the fd it opens)
+# (as tools see it: chmod(1) by path, touch(1) through the fd it opens: both fail)
 ll ll -- /bin/sh -c 'chmod +x w2; echo chmod=$?; touch -d @7 w2; echo touch=$?'
-t_check "landlock tier: the cost: chmod +x in the workspace fails; touch -d there works (futimens)" "$(tr '\n' ' ' <"$OUT")" \
-	bash -c 'grep -qx "chmod=1" "$1" && grep -qx "touch=0" "$1"' sh "$OUT"
-t_check "... (host side) mode unchanged, mtime @7" "$(meta "$WS/w2")" grep -q "^0o100644 $NOBODY $NOBODY 7000000000 " <<<"$(meta "$WS/w2")"
+t_check "landlock tier: the cost: chmod +x and touch -d in the workspace fail" "$(tr '\n' ' ' <"$OUT")" \
+	bash -c 'grep -qx "chmod=1" "$1" && grep -qx "touch=1" "$1"' sh "$OUT"
+t_check "... (host side) mode and mtime unchanged" "before: $before; after: $(meta "$WS/w2")" test "$before" = "$(meta "$WS/w2")"
 
 # ---- 3. a file the jail may read (a read-only bind of the caller's): no fd-based
 # change either
@@ -147,6 +159,17 @@ t_check "... (host side) unchanged" "before: $before; after: $(meta "$WS/w")" te
 	--workspace "$WS" -- "$WS/probe" status) >"$OUT" 2>"$ERR" </dev/null
 RC=$?
 t_check "landlock tier as root: --json names metadata=none" "rc=$RC; $(subs)" grep -q "metadata=none" <<<"$(subs)"
+
+# ---- 5b. a mask over a file in the workspace (a profile's filesystem.masks): Landlock
+# cannot take read away beneath the workspace, so the tier refuses to run rather than
+# show it.
+echo secret-env >"$WS/.env" && chown "$NOBODY:$NOBODY" "$WS/.env"
+printf 'extends: workspace\nmin_tier: landlock\nfilesystem:\n  masks: ["{workspace}/.env"]\n' >"$T/prof/llmask.yaml"
+ll llmask -- /bin/cat "$WS/.env"
+t_check "landlock tier, a mask in the workspace: refused, 125, naming it" "$(run_info)" \
+	bash -c '[[ $1 == 125 ]] && grep -q "cannot hide .*\.env" "$2"' sh "$RC" "$ERR"
+t_check "... the masked file was not shown" "$(head -c 100 "$OUT")" sh -c "! grep -q secret-env '$OUT'"
+rm -f "$WS/.env"
 
 # ---- 6. what the workspace holds for the host (policy/hostconfig.c: the harnesses'
 # .claude, .codex, .mcp.json ...: read-only, or held empty where there is none).

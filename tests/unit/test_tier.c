@@ -238,10 +238,23 @@ static void test_landlock(void)
                                                          has_sub(&c, "unix", "pairs-only") && has_sub(&c, "tmp", "private"));
         sbx_tier_substitutions_text(&c, buf, sizeof(buf));
         CHECK(G, "... in SBX_SUBSTITUTIONS's text", strstr(buf, "pid=shared (P1 clone3 CLONE_NEWUSER: Operation not permitted)") != NULL);
-        CHECK(G, "... metadata=fd-only (a caller who owns nothing it may only read)", has_sub(&c, "metadata", "fd-only"));
+        CHECK(G, "... a read-write workspace: workspace=entries, and metadata=none (its guards are read, not written)",
+              has_sub(&c, "workspace", "entries") && has_sub(&c, "metadata", "none"));
+        {
+                struct sbx_plan bare = p;
+                struct sbx_tier_choice bc;
+
+                bare.workspace_mode = SBX_WS_NONE;
+                sbx_tier_choose(&pr, &bare, &bc);
+                sbx_tier_fallback(&pr, &bare, SBX_TIER_LANDLOCK, &bc);
+                CHECK(G, "... no workspace, a caller who owns nothing it may only read: metadata=fd-only",
+                      has_sub(&bc, "metadata", "fd-only") && !has_sub(&bc, "workspace", "entries"));
+                sbx_tier_apply(&bare, &bc);
+                CHECK(G, "... there fd-based metadata calls are allowed", !bare.nons_no_fd_metadata);
+        }
         sbx_tier_apply(&p, &c);
         CHECK(G, "... the plan: no namespaces, no connect broker", p.no_namespaces && !p.unix_broker);
-        CHECK(G, "... fd-based metadata calls allowed", !p.nons_no_fd_metadata);
+        CHECK(G, "... fd-based metadata calls refused (the workspace's guards)", p.nons_no_fd_metadata);
         CHECK(G, "landlock is below container-userns and above refuse",
               SBX_TIER_REFUSE < SBX_TIER_LANDLOCK && SBX_TIER_LANDLOCK < SBX_TIER_CONTAINER_USERNS);
         e = (struct sbx_error){ 0 };
@@ -401,6 +414,19 @@ static void test_limits_without_cgroup(void)
               p.limits.rlimit[RLIMIT_DATA] == 256ull << 20 && p.limits.rlimit[RLIMIT_NPROC] == 48);
         CHECK(G, "... and no cgroup asked for any more", !p.limits.memory && !p.limits.pids && !p.limits.memory_explicit &&
                                                              !p.limits.pids_explicit);
+        /* A root caller: the kernel counts no global root's process against
+         * RLIMIT_NPROC, so rlimits cannot stand in for its pids limit. */
+        {
+                struct sbx_plan root = { .run_as = true, .uid = 0, .gid = 0, .net = SBX_NET_NONE };
+
+                root.limits.memory = 256ull << 20;
+                root.limits.pids = 48;
+                sbx_tier_choose(&pr, &root, &c);
+                e = (struct sbx_error){ 0 };
+                CHECK(G, "limits: a root caller, site says rlimit: refused, not substituted",
+                      sbx_tier_limits(&pr, &root, true, &c, &e) < 0 && !has_sub(&c, "limits", "rlimit") &&
+                              strstr(e.msg, "RLIMIT_NPROC") && strstr(e.hint, "unprivileged user"));
+        }
         /* No limits at all: nothing to substitute, nothing refused. */
         sbx_tier_choose(&pr, &p, &c);
         CHECK(G, "limits: none in the plan, no cgroup: nothing", sbx_tier_limits(&pr, &p, false, &c, &e) == 0 &&

@@ -6,8 +6,9 @@ build-clang/obj/sbx-hook/main.o: sbx-hook/main.c \
   policy/../lib/error.h policy/../lib/jail.h lib/applied.h lib/plan.h \
   lib/seccomp.h lib/tier.h lib/probe.h lib/validation.h \
   policy/validator.h policy/../lib/validation.h policy/yaml.h \
-  sbx-hook/hook.h sbx-hook/input.h sbx-hook/install.h sbx-hook/post.h \
-  sbx-hook/prefix.h sbx-hook/reply.h sbx-hook/spool.h sbx-hook/verdict.h
+  sbx-hook/failsafe.h sbx-hook/hook.h sbx-hook/input.h \
+  sbx-hook/install.h sbx-hook/post.h sbx-hook/prefix.h sbx-hook/reply.h \
+  sbx-hook/spool.h sbx-hook/verdict.h
 
 sbx-hook/../lib/cleanup.h:
 
@@ -52,6 +53,8 @@ policy/validator.h:
 policy/../lib/validation.h:
 
 policy/yaml.h:
+
+sbx-hook/failsafe.h:
 
 sbx-hook/hook.h:
 

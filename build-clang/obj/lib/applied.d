@@ -1,3 +1,0 @@
-build-clang/obj/lib/applied.o: lib/applied.c lib/applied.h
-
-lib/applied.h:

@@ -1,3 +1,0 @@
-build-clang/obj/lib/ssrf.o: lib/ssrf.c lib/ssrf.h
-
-lib/ssrf.h:

@@ -1,3 +1,0 @@
-build-clang/obj/lib/validation.o: lib/validation.c lib/validation.h
-
-lib/validation.h:

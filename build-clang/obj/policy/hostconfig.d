@@ -1,4 +1,0 @@
-build-clang/obj/policy/hostconfig.o: policy/hostconfig.c \
-  policy/hostconfig.h
-
-policy/hostconfig.h:

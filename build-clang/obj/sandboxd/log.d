@@ -1,3 +1,0 @@
-build-clang/obj/sandboxd/log.o: sandboxd/log.c sandboxd/log.h
-
-sandboxd/log.h:

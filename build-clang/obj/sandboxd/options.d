@@ -1,6 +1,0 @@
-build-clang/obj/sandboxd/options.o: sandboxd/options.c sandboxd/options.h \
-  sandboxd/../lib/error.h
-
-sandboxd/options.h:
-
-sandboxd/../lib/error.h:

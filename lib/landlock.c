@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "path.h"
 
 /* Rights newer than the build host's headers (Debian 12 ships 6.1's). */
 #ifndef LANDLOCK_ACCESS_FS_REFER
@@ -214,14 +215,6 @@ int sbx_landlock_apply(const struct sbx_plan *p, char *what, size_t size, unsign
 #define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
 #endif
 
-/* @path is @dir or beneath it. */
-static bool at_or_beneath(const char *path, const char *dir)
-{
-        size_t len = strlen(dir);
-
-        return strncmp(path, dir, len) == 0 && (path[len] == '/' || path[len] == '\0' || strcmp(dir, "/") == 0);
-}
-
 /* A guard: what the plan holds read-only or empty inside a writable place (a
  * harness's configuration, a repository's hooks and config: policy/gitguard.c), as
  * any mount but a read-write one whose path is @dir or lies beneath it. */
@@ -230,7 +223,7 @@ static bool guarded(const struct sbx_plan *p, const char *dir, bool exact)
         for (size_t i = 0; i < p->n_mounts; i++) {
                 const struct sbx_mount *m = &p->mounts[i];
 
-                if (m->kind != SBX_MOUNT_RW && m->dest && at_or_beneath(m->dest, dir) &&
+                if (m->kind != SBX_MOUNT_RW && m->dest && sbx_path_is_under(m->dest, dir) &&
                     (exact ? strcmp(m->dest, dir) == 0 : strcmp(m->dest, dir) != 0))
                         return true;
         }
@@ -243,7 +236,7 @@ static bool guarded(const struct sbx_plan *p, const char *dir, bool exact)
 static bool under_writable(const struct sbx_plan *p, const char *path)
 {
         for (size_t i = 0; i < p->n_mounts; i++)
-                if (p->mounts[i].kind == SBX_MOUNT_RW && p->mounts[i].dest && at_or_beneath(path, p->mounts[i].dest) &&
+                if (p->mounts[i].kind == SBX_MOUNT_RW && p->mounts[i].dest && sbx_path_is_under(path, p->mounts[i].dest) &&
                     strcmp(path, p->mounts[i].dest) != 0)
                         return true;
         return false;

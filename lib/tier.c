@@ -12,6 +12,7 @@
 
 #include "cleanup.h"
 #include "json.h"
+#include "path.h"
 
 static const char *const tier_names[SBX_TIER_COUNT] = {
         [SBX_TIER_REFUSE] = "refuse",
@@ -101,13 +102,6 @@ static bool namespace_probe(enum sbx_probe_id id)
                id == SBX_PROBE_PIVOT_ROOT || id == SBX_PROBE_NETNS || id == SBX_PROBE_PROC;
 }
 
-static bool beneath(const char *path, const char *dir)
-{
-        size_t len = strlen(dir);
-
-        return strcmp(dir, "/") == 0 || (strncmp(path, dir, len) == 0 && (path[len] == '/' || path[len] == '\0'));
-}
-
 /* What Landlock cannot do in place of mounts: rules add rights and never take any
  * away beneath, so nothing can be protected inside a writable place (filesystem.git's
  * read-only .git parts, a --ro or a tmpfs in the workspace), and without a mount
@@ -122,7 +116,7 @@ static const char *unmountable(const struct sbx_plan *p)
                 if (m->kind == SBX_MOUNT_RW)
                         continue;
                 for (size_t j = 0; j < p->n_mounts; j++)
-                        if (p->mounts[j].kind == SBX_MOUNT_RW && beneath(m->dest, p->mounts[j].dest))
+                        if (p->mounts[j].kind == SBX_MOUNT_RW && sbx_path_is_under(m->dest, p->mounts[j].dest))
                                 return "the plan protects a path inside a writable one (filesystem.git, --ro or a tmpfs "
                                        "in the workspace), which Landlock cannot subtract";
         }

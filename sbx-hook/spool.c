@@ -89,11 +89,11 @@ static void at_push(struct walk *w, const char *name)
  * way.  -errno with @why. */
 static int walk(const char *path, bool create, struct walk *w, char *why, size_t size)
 {
-        char todo[PATH_MAX], next[PATH_MAX], link[PATH_MAX], name[NAME_MAX + 1];
-        const char *p = todo;
+        char rest[PATH_MAX], next[PATH_MAX], link[PATH_MAX], name[NAME_MAX + 1];
+        const char *p = rest;
         int fd, links = 0, r;
 
-        if (path[0] != '/' || (size_t)snprintf(todo, sizeof(todo), "%s", path) >= sizeof(todo))
+        if (path[0] != '/' || (size_t)snprintf(rest, sizeof(rest), "%s", path) >= sizeof(rest))
                 return unsafe(why, size, EINVAL, path, "is not an absolute path of up to 4095 bytes");
         snprintf(w->at, sizeof(w->at), "/");
         if ((fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
@@ -151,8 +151,8 @@ static int walk(const char *path, bool create, struct walk *w, char *why, size_t
                                 r = unsafe(why, size, ENAMETOOLONG, path, "resolves to a path over 4095 bytes");
                                 goto fail;
                         }
-                        memcpy(todo, next, sizeof(todo));
-                        p = todo;
+                        memcpy(rest, next, sizeof(rest));
+                        p = rest;
                         if (link[0] == '/') {
                                 close(fd);
                                 snprintf(w->at, sizeof(w->at), "/");

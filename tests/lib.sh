@@ -78,6 +78,14 @@ t_check() {
 
 # ------------------------------------------------------------------ setup and cleanup
 
+# t_user NAME HOME: a system user of the test's own (no login, HOME as its home in the
+# user database, not made), removed at exit; 1 when useradd refuses.
+t_user() {
+	userdel "$1" >/dev/null 2>&1
+	useradd --system -M -d "$2" -s /usr/sbin/nologin "$1" 2>/dev/null || return 1
+	t_defer "userdel $1"
+}
+
 # t_defer CMD: run CMD (a string, eval'd) at exit, last deferred first.
 t_defer() {
 	_t_deferred+=("$1")

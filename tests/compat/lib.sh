@@ -25,12 +25,10 @@ t_init
 
 C_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 C_USER=sbxc$$
-userdel "$C_USER" >/dev/null 2>&1
-if ! useradd --system -M -d "$T/home" -s /usr/sbin/nologin "$C_USER" 2>/dev/null; then
+if ! t_user "$C_USER" "$T/home"; then
 	t_fail "setup" "cannot create the test user $C_USER (useradd)"
 	exit 0
 fi
-t_defer "userdel $C_USER"
 C_UID=$(id -u "$C_USER")
 mkdir -p "$T/home/ws" "$T/roothome" "$T/root-ws"
 chown -R "$C_UID:$C_UID" "$T/home"

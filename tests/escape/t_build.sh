@@ -9,12 +9,10 @@ t_init
 
 command -v ccache >/dev/null && command -v gcc >/dev/null || { t_skip "build caches" "ccache or gcc is not installed"; exit 0; }
 user=sbxb$$
-userdel "$user" >/dev/null 2>&1
-if ! useradd --system -M -d "$T/home" -s /usr/sbin/nologin "$user" 2>/dev/null; then
+if ! t_user "$user" "$T/home"; then
 	t_skip "build caches" "cannot create a test user"
 	exit 0
 fi
-t_defer "userdel $user"
 uid=$(id -u "$user")
 mkdir -p "$T/home/proj" "$T/home/.cache/ccache" "$T/home/.m2"
 echo 'int f(void) { return 42; }' >"$T/home/proj/x.c"

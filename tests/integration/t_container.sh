@@ -119,6 +119,21 @@ pod() {
 	echo $? >"$out/podman.rc"
 }
 
+# root_pod DIR INNER [podman options...]: INNER (a script of the test's) as the
+# container's root in a container of sandboxd's (the site policies under /site, the
+# profiles under /etc/sbx/profiles, the shared workspace /sdws, DIR as /out); podman's
+# output and status in DIR.
+root_pod() {
+	local out=$1 inner=$2
+	shift 2
+	mkdir -p "$out"
+	timeout 120 unshare -m sh -c "$hide_v2"'exec "$@"' sh podman run --rm --network none --cgroups=disabled \
+		--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 --user 0:0 --env NOBODY="$NOBODY" \
+		"${binds[@]}" -v "$SBX_BUILD:/sbx:ro" -v "$T/prof:/p:ro" -v "$T/prof:/etc/sbx/profiles:ro" -v "$T/site:/site:ro" \
+		-v "$inner:/inner.sh:ro" -v "$T/sdws:/sdws" -v "$out:/out" "$@" --rootfs "$ROOTFS" /inner.sh >"$out/podman.out" 2>&1
+	echo $? >"$out/podman.rc"
+}
+
 # jkey NAME FILE KEY: one key of a JSON object in FILE (the last line), flattened.
 jkey() {
 	tail -n 1 "$1" | json_flatten | kv "$2" /dev/stdin
@@ -481,13 +496,7 @@ site cur
 exit 0
 EOF2
 chmod 0755 "$T/inner-sd.sh"
-mkdir -p "$T/root-sandboxd"
-timeout 120 unshare -m sh -c "$hide_v2"'exec "$@"' sh podman run --rm --network none --cgroups=disabled \
-	--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 --user 0:0 --env NOBODY="$NOBODY" \
-	"${binds[@]}" -v "$SBX_BUILD:/sbx:ro" -v "$T/prof:/p:ro" -v "$T/prof:/etc/sbx/profiles:ro" -v "$T/site:/site:ro" \
-	-v "$T/inner-sd.sh:/inner.sh:ro" -v "$T/sdws:/sdws" -v "$T/root-sandboxd:/out" \
-	--rootfs "$ROOTFS" /inner.sh >"$T/root-sandboxd/podman.out" 2>&1
-echo $? >"$T/root-sandboxd/podman.rc"
+root_pod "$T/root-sandboxd" "$T/inner-sd.sh"
 d=$T/root-sandboxd
 if [[ $(cat "$d/podman.rc") == 0 && -e $d/sd-full.rc ]]; then
 	err=$(tr '\n' '|' <"$d/sd-full.err")
@@ -578,13 +587,7 @@ d=$T/entry
 mkdir -p "$d"
 chmod 0777 "$d" # the agent (nobody) writes its results here, and tries /out/outside from the jail
 rm -f "$T/sdws/inside"
-timeout 120 unshare -m sh -c "$hide_v2"'exec "$@"' sh podman run --rm --network none --cgroups=disabled \
-	--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 --user 0:0 --env NOBODY="$NOBODY" \
-	"${binds[@]}" -v "$SBX_BUILD:/sbx:ro" -v "$T/prof:/etc/sbx/profiles:ro" -v "$T/site:/site:ro" \
-	-v "$SBX_ROOT/contrib/container/sbx-entrypoint:/entrypoint:ro" -v "$T/agent.sh:/agent.sh:ro" \
-	-v "$T/entry-ctr.sh:/inner.sh:ro" -v "$T/sdws:/sdws" -v "$d:/out" \
-	--rootfs "$ROOTFS" /inner.sh >"$d/podman.out" 2>&1
-echo $? >"$d/podman.rc"
+root_pod "$d" "$T/entry-ctr.sh" -v "$SBX_ROOT/contrib/container/sbx-entrypoint:/entrypoint:ro" -v "$T/agent.sh:/agent.sh:ro"
 if [[ $(cat "$d/podman.rc") == 0 && -e $d/entry.rc ]]; then
 	t_check "entrypoint in podman: the agent's status (7) is the entrypoint's" \
 		"rc=$(cat "$d/entry.rc"); $(tail -c 400 "$d/entry.err" | tr '\n' '|')" test "$(cat "$d/entry.rc")" = 7
@@ -621,13 +624,7 @@ printf 'allow:\n  - users: [%s]\n    profiles: ["*"]\nmin_tier: landlock\nlimits
 sed -e 's/--profile cu/--profile ll/' -e 's/^site full$/site llfull/' -e 's/^site cu$/site ll/' -e '/^site cur$/d' "$T/inner-sd.sh" >"$T/inner-sdll.sh"
 chmod 0755 "$T/inner-sdll.sh"
 d=$T/root-moby-sandboxd
-mkdir -p "$d"
-timeout 120 unshare -m sh -c "$hide_v2"'exec "$@"' sh podman run --rm --network none --cgroups=disabled \
-	--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 --user 0:0 --env NOBODY="$NOBODY" \
-	"${binds[@]}" -v "$SBX_BUILD:/sbx:ro" -v "$T/prof:/p:ro" -v "$T/prof:/etc/sbx/profiles:ro" -v "$T/site:/site:ro" \
-	-v "$T/inner-sdll.sh:/inner.sh:ro" -v "$T/sdws:/sdws" -v "$d:/out" --security-opt "seccomp=$T/seccomp-moby.json" \
-	--rootfs "$ROOTFS" /inner.sh >"$d/podman.out" 2>&1
-echo $? >"$d/podman.rc"
+root_pod "$d" "$T/inner-sdll.sh" --security-opt "seccomp=$T/seccomp-moby.json"
 if [[ $(cat "$d/podman.rc") == 0 && -e $d/sd-llfull.rc ]]; then
 	err=$(tr '\n' '|' <"$d/sd-llfull.err")
 	t_check "root-moby-sandboxd, site min_tier full: refused, exit 125, tier refuse" "rc=$(cat "$d/sd-llfull.rc"); $err" \

@@ -24,12 +24,10 @@ if ! setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups test -x "$HOOK"; the
 fi
 
 U=sbxsp$$
-userdel "$U" >/dev/null 2>&1
-if ! useradd --system -M -d "$T/uhome" -s /usr/sbin/nologin "$U" 2>/dev/null; then
+if ! t_user "$U" "$T/uhome"; then
 	t_fail "setup" "cannot create the test user $U (useradd)"
 	exit 0
 fi
-t_defer "userdel $U"
 UID_U=$(id -u "$U")
 UH=$T/uhome
 P=$UH/proj

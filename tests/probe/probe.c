@@ -1768,7 +1768,7 @@ static int cmd_metadata_fd(char **argv)
 /* no-namespaces CMD ARGS...: runs CMD where no namespace can be made, as in a
  * container whose seccomp profile is Docker's default (no CAP_SYS_ADMIN): unshare,
  * setns, clone with a CLONE_NEW* flag and the mount API refused (EPERM), clone3
- * "not implemented".  Sets no_new_privs (so any user may). */
+ * ENOSYS (so that libc falls back to clone).  Sets no_new_privs (so any user may). */
 static int cmd_no_namespaces(char **argv)
 {
 #define NS_DENY(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM)

@@ -3,6 +3,7 @@
 #include "seccomp.h"
 
 #include <errno.h>
+#include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -160,6 +161,40 @@ void sbx_seccomp_done(struct sbx_seccomp *s)
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_HIGH(1)),                \
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),                   \
         RET(EPERM_RET), RET(SECCOMP_RET_ALLOW)
+
+#ifndef FS_IOC32_GETFLAGS
+#define FS_IOC32_GETFLAGS _IOR('f', 1, int)
+#endif
+
+/* Landlock sees opens, creations, renames and removals; an ioctl on a directory fd
+ * the jail may read is none of these: btrfs makes subvolumes and snapshots that way
+ * (BTRFS_IOC_SUBVOL_CREATE, SNAP_CREATE: new directories inside .claude or .git,
+ * where Landlock gives no MAKE_DIR), other file systems enable verity, set encryption
+ * policies or swap extents.  So only terminal and FIO* ioctls (type 'T': termios,
+ * window size, FIONREAD, FIONBIO, FIOCLEX; TIOCSTI and TIOCLINUX the main filter
+ * refuses) and the file-flag reads (lsattr, cp's FIEMAP) pass; any other is ENOTTY,
+ * "not supported here", which tools (cp --reflink=auto) take as such. */
+static int apply_ioctls(struct sbx_error *e)
+{
+        struct sock_filter insns[] = {
+                LD_NR,
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioctl, 0, 8),
+                LD_ARG(1),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_GETFLAGS, 6, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC32_GETFLAGS, 5, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_FIEMAP, 4, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_FSGETXATTR, 3, 0),
+                BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xff00),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 'T' << 8, 1, 0),
+                RET(ERR_RET(ENOTTY)),
+                RET(SECCOMP_RET_ALLOW),
+        };
+        struct sock_fprog prog = { .len = ELEMENTSOF(insns), .filter = insns };
+
+        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+                return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "prctl", "", "cannot install the ioctl filter");
+        return 0;
+}
 
 /* Landlock governs what a file holds and where it is, not its metadata: without a
  * read-only mount, chmod, chown, utimes and the xattr calls succeed on any file the
@@ -331,5 +366,9 @@ int sbx_seccomp_apply_nons(bool no_net, bool no_fd_metadata, struct sbx_error *e
         prog = (struct sock_fprog){ .len = ELEMENTSOF(net), .filter = net };
         if (no_net && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
                 return sbx_error_set(e, SBX_STAGE_SECCOMP, errno, "prctl", "", "cannot install the network filter");
+        /* (the ioctls first: metadata=none's EPERM for FS_IOC_SETFLAGS, installed
+         * after, is the one a caller sees) */
+        if (apply_ioctls(e) < 0)
+                return -e->errnum;
         return apply_metadata(no_fd_metadata, e);
 }

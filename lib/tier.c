@@ -206,6 +206,7 @@ void sbx_tier_fallback(const struct sbx_probe *pr, const struct sbx_plan *p, enu
         /* Landlock cannot take write away beneath a writable place: lib/landlock.c. */
         if (p->workspace_mode == SBX_WS_RW)
                 add_sub(c, "workspace", "entries", "guards (.git, .claude...) and the top read-only; other entries writable");
+        add_sub(c, "ioctl", "tty-only", "btrfs subvolumes, verity, fscrypt bypass Landlock: terminal, FIO* and flag reads only");
         /* (seccomp-apply.c, apply_metadata) */
         if (reads_callers_files(p))
                 add_sub(c, "metadata", "none", "Landlock does not govern chmod, chown, utimes or xattrs; the jail reads files the caller owns it may not write");

@@ -33,7 +33,9 @@
  *                     workspace entry by entry around what the host reads there
  *                     (.git, .claude...: Landlock cannot take write away beneath a
  *                     rule, so the top and those stay read-only: workspace=entries),
- *                     no change of a
+ *                     no ioctl but the terminal's, FIO* and file-flag reads
+ *                     (btrfs makes subvolumes and snapshots by ioctl, unseen by
+ *                     Landlock: ioctl=tty-only), no change of a
  *                     file's metadata by path (chmod, chown, utimes, xattrs: Landlock
  *                     does not govern them; seccomp refuses them, so `chmod +x FILE`,
  *                     `install -m`, os.chmod and GNU ld's execute bits fail with EPERM
@@ -70,7 +72,7 @@ enum sbx_tier {
         SBX_TIER_COUNT,
 };
 
-#define SBX_MAX_SUBSTITUTIONS 12
+#define SBX_MAX_SUBSTITUTIONS 14
 
 struct sbx_substitution {
         const char *feature; /* "proc", "identity" */

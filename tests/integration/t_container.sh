@@ -359,7 +359,7 @@ if [[ $(cat "$d/podman.rc") == 0 ]]; then
 	t_check "user-moby-ll: --json says tier landlock" "tier=$got" test "$got" = landlock
 	got=$("$PYTHON" -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(",".join(s["feature"]+"="+s["with"] for s in o["substitutions"]))' "$d/status.err")
 	t_check "user-moby-ll: --json names every substitution" "got '$got'" \
-		test "$got" = "pid=shared,mount=landlock,net=landlock,proc=host,ipc=none,uts=shared,unix=pairs-only,tmp=private,workspace=entries,metadata=none"
+		test "$got" = "pid=shared,mount=landlock,net=landlock,proc=host,ipc=none,uts=shared,unix=pairs-only,tmp=private,workspace=entries,ioctl=tty-only,metadata=none"
 	rec=$(grep '"SBX_EVENT":"allowed"' "$d/audit.jsonl" | tail -n 1)
 	t_check "user-moby-ll: the audit record names the tier and its substitutions" "record: $rec" \
 		bash -c 'grep -q "\"SBX_TIER\":\"landlock\"" <<<"$1" && grep -q "\"SBX_SUBSTITUTIONS\":\"pid=shared (P1 [^)]*); mount=landlock" <<<"$1" && grep -q "unix=pairs-only" <<<"$1"' sh "$rec"

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -714,6 +716,52 @@ static void check_nons_metadata(bool no_fd)
         rmdir(dir);
 }
 
+/* The landlock tier's ioctls: terminal and FIO* ones pass (FIONREAD on a pipe), any
+ * other is ENOTTY before the file system sees it.  FIGETBSZ works on any regular
+ * file, so a refusal of it is the filter's; btrfs's subvolume and snapshot numbers
+ * (which make directories Landlock never sees) are refused whatever the file system
+ * (elsewhere than on btrfs the kernel's answer would be ENOTTY too: FIGETBSZ is what
+ * shows the filter). */
+static void check_nons_ioctls(void)
+{
+        char verdicts[5] = { 0 };
+        int pipefd[2], status = 0;
+        pid_t child;
+
+        if (pipe(pipefd) < 0)
+                return (void)CHECK(G, "nons ioctls: setup", false);
+        child = fork();
+        if (child == 0) {
+                struct sbx_error e = { 0 };
+                int data[2], n = 0, bsz = 0, fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), dir = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                char args[4096] = { 0 };
+
+                verdicts[0] = fd >= 0 && ioctl(fd, FIGETBSZ, &bsz) == 0 ? '1' : '0'; /* before: works */
+                if (fd < 0 || dir < 0 || pipe(data) < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+                    sbx_seccomp_apply_nons(true, false, &e) < 0)
+                        _exit(2);
+                verdicts[1] = ioctl(data[0], FIONREAD, &n) == 0 ? '1' : '0';
+                verdicts[2] = ioctl(fd, FIGETBSZ, &bsz) < 0 && errno == ENOTTY ? 'T' : '0';
+                /* BTRFS_IOC_SUBVOL_CREATE, BTRFS_IOC_SNAP_CREATE_V2 (_IOW(0x94, 14 / 23, 4096 bytes)) */
+                verdicts[3] = ioctl(dir, _IOW(0x94, 14, char[4096]), args) < 0 && errno == ENOTTY ? 'T' : '0';
+                verdicts[4] = ioctl(dir, _IOW(0x94, 23, char[4096]), args) < 0 && errno == ENOTTY ? 'T' : '0';
+                if (write(pipefd[1], verdicts, sizeof(verdicts)) != (ssize_t)sizeof(verdicts))
+                        _exit(3);
+                _exit(0);
+        }
+        close(pipefd[1]);
+        if (child < 0 || read(pipefd[0], verdicts, sizeof(verdicts)) != (ssize_t)sizeof(verdicts))
+                memset(verdicts, 0, sizeof(verdicts));
+        close(pipefd[0]);
+        if (child > 0)
+                waitpid(child, &status, 0);
+        CHECK(G, "nons ioctls: FIGETBSZ works on a regular file without the filter", verdicts[0] == '1');
+        CHECK(G, "nons ioctls: FIONREAD on a pipe passes", verdicts[1] == '1');
+        CHECK(G, "nons ioctls: FIGETBSZ is refused, ENOTTY", verdicts[2] == 'T');
+        CHECK(G, "nons ioctls: BTRFS_IOC_SUBVOL_CREATE is refused, ENOTTY", verdicts[3] == 'T');
+        CHECK(G, "nons ioctls: BTRFS_IOC_SNAP_CREATE_V2 is refused, ENOTTY", verdicts[4] == 'T');
+}
+
 int main(void)
 {
         const struct sbx_seccomp *builtin = sbx_seccomp_builtin(0);
@@ -729,5 +777,6 @@ int main(void)
         check_nons_other_processes();
         check_nons_metadata(false);
         check_nons_metadata(true);
+        check_nons_ioctls();
         return unit_failed ? 1 : 0;
 }
